@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Benchmark `wsdb lookup`: batch throughput and single-lookup latency.
+
+Batch: random states (fixed seed) piped to `wsdb lookup -` with move
+sequences, as whole processes timed by /usr/bin/time -v; states/s counts
+process start-up too. Single: one `wsdb lookup STATE`, cached kernels.
+The database must already hold the grid (`wsdb build --n N --c C`).
+
+    python scripts/bench_lookup.py --db db/wsdb.sqlite
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_build import timed, wsdb_cmd  # noqa: E402
+
+from wsdb.puzzle import format_state, wrapslide  # noqa: E402
+
+
+def states(n: int, c: int, count: int, seed: int = 2026) -> str:
+    p = wrapslide(n, c)
+    rng = np.random.default_rng(seed)
+    base = np.repeat(np.arange(c), p.counts).astype(np.uint8)
+    return "\n".join(format_state(rng.permutation(base), n) for _ in range(count)) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="db/wsdb.sqlite")
+    ap.add_argument("--count", type=int, default=20000, help="states per batch")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--grid", action="append", default=None, help="NxNcC, e.g. 4x4c4 (default 4x4c4, 6x6c2)")
+    args = ap.parse_args()
+    print(f"{'grid':<7} {'batch states/s':>15} {'wall s':>8} {'peak MiB':>9} {'single wall s':>14}")
+    for grid in args.grid or ["4x4c4", "6x6c2"]:
+        n, c = int(grid[0]), int(grid.split("c")[1])
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(states(n, c, args.count))
+        batch = wsdb_cmd() + ["lookup", "-", "--db", args.db]
+        runner = ["sh", "-c", f'exec "$0" "$@" < {f.name} > /dev/null', *batch]
+        timed(runner)  # warm-up
+        runs = [timed(runner) for _ in range(args.runs)]
+        single = wsdb_cmd() + ["lookup", states(n, c, 1).strip(), "--db", args.db]
+        one = statistics.median(timed(single)[0] for _ in range(args.runs))
+        wall = statistics.median(w for w, _ in runs)
+        print(f"{grid:<7} {args.count / wall:>15,.0f} {wall:>8.2f} {max(r for _, r in runs):>9.0f} {one:>14.2f}",
+              flush=True)
+        Path(f.name).unlink()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""The command line (wsdb/cli.py): every command, --json, batch mode, and
+bad input as one line with exit status 2."""
+import json
+
+import pytest
+
+from conftest import random_states
+from wsdb.puzzle import format_state, parse_state, wrapslide
+
+
+def test_help_teaches(run):
+    out = run("--help").stdout
+    for cmd in ("build", "lookup", "apply", "verify", "info"):
+        assert cmd in out
+    assert "--max-depth" in run("build", "--help").stdout
+
+
+def test_build_lookup_apply_round_trip(run, tmp_path):
+    db = tmp_path / "cli.sqlite"
+    built = run("build", "--n", 4, "--c", 4, "--db", db)
+    assert built.exit_code == 0 and "God number 12" in built.stdout
+    assert "depth  12" in built.stderr  # progress, one line per level
+    again = run("build", "--n", 4, "--c", 4, "--db", db)
+    assert "already built" in again.stdout
+    res = run("lookup", "1212/3434/1243/3421", "--db", db)
+    assert res.exit_code == 0
+    state, rest = res.stdout.split(": ", 1)
+    distance, moves = rest.split(" moves: ")
+    assert int(distance) == 12
+    applied = run("apply", state, *moves.split())
+    assert applied.stdout.strip().endswith("(solved)")
+
+
+def test_lookup_json_and_batch(run, db4):
+    p = wrapslide(4, 3)
+    states = [format_state(s) for s in random_states(p, 50, seed=3)]
+    res = run("lookup", "-", "--json", "--db", db4, input="# a comment\n" + "\n".join(states) + "\n\n")
+    assert res.exit_code == 0
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["state"] for r in rows] == states
+    for r in rows:
+        assert {"n", "c", "state", "distance", "moves", "canonical"} <= set(r)
+        puzzle, cells = parse_state(r["state"])
+        assert puzzle.is_solved(puzzle.apply(cells, r["moves"])) and len(r["moves"]) == r["distance"]
+
+
+def test_apply_json(run):
+    res = run("apply", "1122/1122/3344/3344", "T2 B2", "--json")
+    data = json.loads(res.stdout)
+    # both halves slide two cells: the whole grid shifts, still solved
+    assert data["result"] == "2211/2211/4433/4433" and data["solved"] is True
+
+
+def test_info_lists_builds_and_levels(run, db4):
+    assert "4x4 3-colour" in run("info", "--db", db4).stdout
+    levels = json.loads(run("info", "--n", 4, "--c", 2, "--json", "--db", db4).stdout)
+    assert [r["classes"] for r in levels] == [1, 1, 2, 10, 24, 28, 12]
+
+
+@pytest.mark.parametrize("args", [
+    ["lookup", "121"],
+    ["lookup", "1212/3434/1243/342x"],
+    ["lookup", "1111/1222/3333/4444"],
+    ["apply", "1212/3434/1243/3421", "Q1"],
+    ["apply", "1212/3434/1243/3421", "T9"],
+    ["build", "--n", "5", "--c", "2"],
+    ["build", "--n", "4", "--c", "5"],
+    ["build", "--n", "4", "--c", "2", "--max-depth", "-1"],
+    ["verify", "--n", "3", "--c", "2"],
+])
+def test_bad_input_is_one_line_exit_2(run, tmp_path, args):
+    db = tmp_path / "untouched.sqlite"
+    res = run(*args, "--db", db) if args[0] != "apply" else run(*args)
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("wsdb: ")
+    assert "Traceback" not in res.output
+    assert not db.exists()
+
+
+def test_batch_with_one_bad_line_prints_nothing(run, db4):
+    res = run("lookup", "-", "--db", db4, input="1122/1122/3344/3344\n12\n")
+    assert res.exit_code == 2 and "state 2" in res.stderr and res.stdout == ""
+
+
+def test_missing_database_is_one_line(run, tmp_path):
+    res = run("lookup", "1212/3434/1243/3421", "--db", tmp_path / "none.sqlite")
+    assert res.exit_code == 2 and "wsdb build" in res.stderr

@@ -1,0 +1,93 @@
+"""The database layer (wsdb/store.py, migrations/): schema by Alembic,
+foreign or missing databases refused, interrupted builds leave no trace."""
+import hashlib
+import sqlite3
+
+import pytest
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from importlib import resources
+
+import wsdb
+from wsdb import store
+from wsdb.errors import WsdbError
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_head_constant_matches_the_migrations():
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("wsdb.migrations")))
+    assert ScriptDirectory.from_config(cfg).get_current_head() == store.HEAD
+
+
+def test_schema_comes_from_the_migrations(tmp_path):
+    db = tmp_path / "new.sqlite"
+    store.Store.open(db, create=True)
+    with sqlite3.connect(db) as conn:
+        names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+        version = conn.execute("select version_num from alembic_version").fetchone()[0]
+    assert {"builds", "levels", "classes", "alembic_version"} <= names and version == store.HEAD
+
+
+def test_missing_database_is_not_created(tmp_path):
+    with pytest.raises(WsdbError, match="no database at"):
+        wsdb.lookup("1212/3434/1243/3421", db=tmp_path / "nope.sqlite")
+    assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_foreign_and_broken_databases_are_refused_untouched(tmp_path):
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("create table people (name text)")
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    for path, fragment in [(foreign, "not a wsdb database"), (garbage, "not a SQLite database")]:
+        before = digest(path)
+        for call in (lambda: wsdb.lookup("1212/3434/1243/3421", db=path),
+                     lambda: wsdb.build(4, 2, db=path)):
+            with pytest.raises(WsdbError, match=fragment):
+                call()
+        assert digest(path) == before
+
+
+def test_unbuilt_grid_says_how_to_build_it(db4):
+    with pytest.raises(WsdbError, match="wsdb build --n 6 --c 2"):
+        wsdb.lookup("111222/111222/111222/222222/222222/222222", db=db4)
+
+
+def test_interrupted_build_keeps_the_old_tree(tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    wsdb.build(4, 2, db=db, max_depth=3)
+    before = store.Store.open(db).level_rows(4, 2)
+    calls = {"n": 0}
+    real = store.format_states
+
+    def dying(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "format_states", dying)
+    with pytest.raises(KeyboardInterrupt):
+        wsdb.build(4, 2, db=db, force=True)
+    s = store.Store.open(db)
+    assert s.level_rows(4, 2) == before
+    assert s.build_row(4, 2)["height"] == 3 and not s.build_row(4, 2)["complete"]
+
+
+def test_wsdb_db_environment_variable(tmp_path, monkeypatch):
+    db = tmp_path / "env.sqlite"
+    monkeypatch.setenv("WSDB_DB", str(db))
+    wsdb.build(4, 2)
+    assert wsdb.lookup("1122/1122/2222/2222").distance == 0
+    url = f"sqlite:///{db}"
+    assert wsdb.lookup("1122/1122/2222/2222", db=url).distance == 0
+
+
+def test_non_sqlite_url_is_refused():
+    with pytest.raises(WsdbError, match="sqlite"):
+        store.resolve("postgresql://localhost/wsdb")

@@ -1,0 +1,78 @@
+"""The generic engine: one puzzle's byte tables bound to the kernels.
+
+Everything that turns a :class:`~wsdb.puzzle.Puzzle` (cells, moves, maps,
+interchangeable colours) into fast key operations lives here; build, query,
+verify and solve only ever call an :class:`Engine`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import kernels
+from .encoding import KeyLayout
+from .puzzle import Puzzle, wrapslide
+
+
+class Engine:
+    """Key-level operations for one puzzle."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
+        moves = _flat(self.layout.tables(puzzle.moves))
+        maps = _flat(self.layout.tables(puzzle.maps))
+        one = self.layout.words == 1
+        # kernels.py documents this tuple; the 2-D copies feed the one-word path
+        self.ctx = (moves, maps,
+                    np.ascontiguousarray(moves[:, :, 0]) if one else np.zeros((1, 256), np.uint64),
+                    np.ascontiguousarray(maps[:, :, 0]) if one else np.zeros((1, 256), np.uint64),
+                    puzzle.ncells, puzzle.interchangeable, self.layout.valid)
+
+    @property
+    def nmoves(self) -> int:
+        return len(self.puzzle.moves)
+
+    def encode(self, cells: np.ndarray) -> np.ndarray:
+        return self.layout.encode(cells)
+
+    def decode(self, keys: np.ndarray) -> np.ndarray:
+        return self.layout.decode(keys)
+
+    def canonical(self, keys: np.ndarray) -> np.ndarray:
+        """Class representatives (SPEC §3)."""
+        return kernels.canonical(_keys(keys), self.ctx)
+
+    def move(self, keys: np.ndarray, m: int) -> np.ndarray:
+        """Move m applied to raw keys."""
+        return kernels.apply_move(_keys(keys), self.ctx, m)
+
+    def expand(self, reps: np.ndarray) -> np.ndarray:
+        """(F*M, W) representatives of all neighbours, row s*M + m."""
+        return kernels.expand(_keys(reps), self.ctx)
+
+    def orbit_sizes(self, reps: np.ndarray) -> np.ndarray:
+        """Number of states in each class."""
+        stab = kernels.stabilisers(_keys(reps), self.ctx)
+        return self.puzzle.group_order // stab
+
+    def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(move index or -1, resulting raw key) towards each target class."""
+        return kernels.step_into(_keys(raw), _keys(targets), self.ctx)
+
+
+def _flat(tables: np.ndarray) -> np.ndarray:
+    """(P, chunks, 256, W) -> (P, chunks*256, W), the layout the kernels index."""
+    p, ch, _, w = tables.shape
+    return np.ascontiguousarray(tables.reshape(p, ch * 256, w))
+
+
+def _keys(keys: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(keys, dtype=np.uint64).reshape(len(keys), -1)
+
+
+@lru_cache(maxsize=None)
+def engine(n: int, c: int) -> Engine:
+    """The (cached) engine of the n x n, c-colour Wrapslide grid."""
+    return Engine(wrapslide(n, c))
