@@ -55,3 +55,17 @@ def test_canonical_is_invariant_and_minimal(n, c):
         # ... and the smallest encoding of all 32 x k! images
         smallest = min(e.layout.to_int(k) for k in e.encode(images))
         assert e.layout.to_int(canon[0]) == smallest
+
+
+@pytest.mark.parametrize("n, c", [(4, 3), (4, 4), (6, 2), (6, 4), (8, 3)])
+def test_numpy_and_numba_engines_agree(n, c):
+    from wsdb.engine import SmallEngine
+
+    p, big = wrapslide(n, c), engine(n, c)
+    small = SmallEngine(p)
+    raw = big.encode(np.stack(random_states(p, 30, seed=5)))
+    assert (small.canonical(raw) == big.canonical(raw)).all()
+    targets = big.canonical(big.move(raw, 3))
+    for eng in (small, big):
+        found, nxt = eng.step(raw, targets)
+        assert (found >= 0).all() and (big.canonical(nxt) == targets).all()

@@ -2,7 +2,9 @@
 
 Everything that turns a :class:`~wsdb.puzzle.Puzzle` (cells, moves, maps,
 interchangeable colours) into fast key operations lives here; build, query,
-verify and solve only ever call an :class:`Engine`.
+verify and solve only ever call an engine. :class:`Engine` runs the numba
+kernels; :class:`SmallEngine` does the same in plain numpy for a handful of
+states, so a single lookup need not load numba (about 0.4 s of start-up).
 """
 from __future__ import annotations
 
@@ -10,15 +12,20 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import kernels
 from .encoding import KeyLayout
 from .puzzle import Puzzle, wrapslide
+from .symmetry import canonical_cells
+
+SMALL = 64  # up to this many states a lookup uses SmallEngine
 
 
 class Engine:
     """Key-level operations for one puzzle."""
 
     def __init__(self, puzzle: Puzzle):
+        from . import kernels  # numba loads here, not on `import wsdb`
+
+        self._k = kernels
         self.puzzle = puzzle
         self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
         moves = _flat(self.layout.tables(puzzle.moves))
@@ -42,24 +49,52 @@ class Engine:
 
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         """Class representatives (SPEC §3)."""
-        return kernels.canonical(_keys(keys), self.ctx)
+        return self._k.canonical(_keys(keys), self.ctx)
 
     def move(self, keys: np.ndarray, m: int) -> np.ndarray:
         """Move m applied to raw keys."""
-        return kernels.apply_move(_keys(keys), self.ctx, m)
+        return self._k.apply_move(_keys(keys), self.ctx, m)
 
     def expand(self, reps: np.ndarray) -> np.ndarray:
         """(F*M, W) representatives of all neighbours, row s*M + m."""
-        return kernels.expand(_keys(reps), self.ctx)
+        return self._k.expand(_keys(reps), self.ctx)
 
     def orbit_sizes(self, reps: np.ndarray) -> np.ndarray:
         """Number of states in each class."""
-        stab = kernels.stabilisers(_keys(reps), self.ctx)
+        stab = self._k.stabilisers(_keys(reps), self.ctx)
         return self.puzzle.group_order // stab
 
     def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(move index or -1, resulting raw key) towards each target class."""
-        return kernels.step_into(_keys(raw), _keys(targets), self.ctx)
+        return self._k.step_into(_keys(raw), _keys(targets), self.ctx)
+
+
+class SmallEngine:
+    """The lookup half of :class:`Engine` in numpy, for a few states."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
+
+    def encode(self, cells: np.ndarray) -> np.ndarray:
+        return self.layout.encode(cells)
+
+    def decode(self, keys: np.ndarray) -> np.ndarray:
+        return self.layout.decode(keys)
+
+    def canonical(self, keys: np.ndarray) -> np.ndarray:
+        cells = self.decode(keys)
+        return self.encode(canonical_cells(cells, self.puzzle.maps, self.puzzle.interchangeable))
+
+    def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cells = self.decode(raw)
+        s, m = len(cells), len(self.puzzle.moves)
+        children = cells[:, self.puzzle.moves].reshape(s * m, -1)
+        reps = self.canonical(self.encode(children)).reshape(s, m, -1)
+        hit = (reps == _keys(targets)[:, None, :]).all(axis=2)
+        found = np.where(hit.any(axis=1), np.argmax(hit, axis=1), -1)
+        nxt = self.encode(children.reshape(s, m, -1)[np.arange(s), np.maximum(found, 0)])
+        return found, nxt
 
 
 def _flat(tables: np.ndarray) -> np.ndarray:
@@ -74,5 +109,10 @@ def _keys(keys: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def engine(n: int, c: int) -> Engine:
-    """The (cached) engine of the n x n, c-colour Wrapslide grid."""
+    """The (cached) numba engine of the n x n, c-colour Wrapslide grid."""
     return Engine(wrapslide(n, c))
+
+
+def engine_for(n: int, c: int, states: int) -> Engine | SmallEngine:
+    """The engine that answers ``states`` lookups fastest, start-up included."""
+    return SmallEngine(wrapslide(n, c)) if states <= SMALL else engine(n, c)

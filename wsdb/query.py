@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .engine import engine
+from .engine import engine_for
 from .errors import WsdbError
 from .puzzle import Puzzle, format_state, parse_state
 from .store import Store
@@ -66,7 +66,7 @@ def lookup_many(states: list[str], db=None, store: Store | None = None) -> list[
 def _lookup_grid(store: Store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     n, c = puzzle.n, puzzle.c
     build = store.require_build(n, c)
-    eng = engine(n, c)
+    eng = engine_for(n, c, len(cells))
     layout = eng.layout
     raw = eng.encode(cells)
     reps = eng.canonical(raw)

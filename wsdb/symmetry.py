@@ -80,3 +80,27 @@ def interchangeable_colours(c: int) -> int:
 def group_order(n: int, c: int) -> int:
     """|G| = geometric maps x colour permutations (768 for 4x4 four colours)."""
     return len(geometric_maps(n)) * math.factorial(interchangeable_colours(c))
+
+
+def canonical_cells(cells: np.ndarray, maps: np.ndarray, k: int) -> np.ndarray:
+    """Class representatives of a few states, in plain numpy (SPEC §3).
+
+    Returns, per state, the smallest image under all maps and relabellings
+    of colours 0..k-1, as cells (the key order is the lexicographic cell
+    order). The numba kernels do the same at scale; this path serves small
+    lookups without loading numba, and cross-checks the kernels in tests."""
+    cells = np.atleast_2d(np.asarray(cells, dtype=np.uint8))
+    imgs = cells[:, maps]                                  # (S, G, N)
+    if k > 1:
+        # relabel colours 0..k-1 in order of first appearance (thesis §3.4)
+        first = np.stack([np.argmax(imgs == v, axis=-1) for v in range(k)], axis=-1)
+        rank = np.argsort(np.argsort(first, axis=-1), axis=-1)
+        lut = np.concatenate([rank, np.broadcast_to(np.arange(k, 4), rank.shape[:-1] + (4 - k,))], axis=-1)
+        imgs = np.take_along_axis(lut.astype(np.uint8), imgs.astype(np.intp), axis=-1)
+    s, g, n = imgs.shape
+    flat = imgs.reshape(s * g, n)
+    order = np.lexsort(flat.T[::-1]).reshape(-1)          # lexicographic rank of every image
+    ranks = np.empty(s * g, dtype=np.int64)
+    ranks[order] = np.arange(s * g)
+    best = np.argmin(ranks.reshape(s, g), axis=1)
+    return imgs[np.arange(s), best]
