@@ -1,6 +1,5 @@
 """The breadth-first builder (wsdb/build.py) against published numbers and
-an independent brute-force BFS over raw states written here."""
-import numpy as np
+an independent brute-force BFS over raw states (tests/conftest.py)."""
 import pytest
 
 import wsdb
