@@ -19,15 +19,28 @@ from .symmetry import canonical_cells
 SMALL = 64  # up to this many states a lookup uses SmallEngine
 
 
-class Engine:
+class _Keyed:
+    """What both engines share: the puzzle and its key layout."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
+
+    def encode(self, cells: np.ndarray) -> np.ndarray:
+        return self.layout.encode(cells)
+
+    def decode(self, keys: np.ndarray) -> np.ndarray:
+        return self.layout.decode(keys)
+
+
+class Engine(_Keyed):
     """Key-level operations for one puzzle."""
 
     def __init__(self, puzzle: Puzzle):
         from . import kernels  # numba loads here, not on `import wsdb`
 
+        super().__init__(puzzle)
         self._k = kernels
-        self.puzzle = puzzle
-        self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
         moves = _flat(self.layout.tables(puzzle.moves))
         maps = _flat(self.layout.tables(puzzle.maps))
         one = self.layout.words == 1
@@ -40,12 +53,6 @@ class Engine:
     @property
     def nmoves(self) -> int:
         return len(self.puzzle.moves)
-
-    def encode(self, cells: np.ndarray) -> np.ndarray:
-        return self.layout.encode(cells)
-
-    def decode(self, keys: np.ndarray) -> np.ndarray:
-        return self.layout.decode(keys)
 
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         """Class representatives (SPEC §3)."""
@@ -69,18 +76,8 @@ class Engine:
         return self._k.step_into(_keys(raw), _keys(targets), self.ctx)
 
 
-class SmallEngine:
+class SmallEngine(_Keyed):
     """The lookup half of :class:`Engine` in numpy, for a few states."""
-
-    def __init__(self, puzzle: Puzzle):
-        self.puzzle = puzzle
-        self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
-
-    def encode(self, cells: np.ndarray) -> np.ndarray:
-        return self.layout.encode(cells)
-
-    def decode(self, keys: np.ndarray) -> np.ndarray:
-        return self.layout.decode(keys)
 
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         cells = self.decode(keys)

@@ -9,8 +9,6 @@ are equal may be permuted freely.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 
@@ -75,11 +73,6 @@ def interchangeable_colours(c: int) -> int:
     """How many colours (0..k-1, zero-based) share the single-quadrant count
     and may therefore be permuted freely: c=2 -> 1 (none), c=3 -> 2, c=4 -> 4."""
     return {2: 1, 3: 2, 4: 4}[c]
-
-
-def group_order(n: int, c: int) -> int:
-    """|G| = geometric maps x colour permutations (768 for 4x4 four colours)."""
-    return len(geometric_maps(n)) * math.factorial(interchangeable_colours(c))
 
 
 def canonical_cells(cells: np.ndarray, maps: np.ndarray, k: int) -> np.ndarray:
