@@ -100,3 +100,13 @@ def brute_force(n, c):
         x = code(np.asarray(cells)[None])[0]
         return next(d for d, codes in enumerate(by_depth) if x in codes[np.searchsorted(codes, x):][:1])
     return states, classes, distance
+
+
+def exact_distance(c, db):
+    """Distance function for 4x4 states: brute force for two and three
+    colours; for four colours (63 M states, too slow to brute-force here)
+    the lookup in the complete database, itself checked against Table 3.4."""
+    if c < 4:
+        return brute_force(4, c)[2]
+    from wsdb.puzzle import format_state
+    return lambda cells: wsdb.lookup(format_state(cells), db=db).distance

@@ -85,3 +85,29 @@ def test_batch_with_one_bad_line_prints_nothing(run, db4):
 def test_missing_database_is_one_line(run, tmp_path):
     res = run("lookup", "1212/3434/1243/3421", "--db", tmp_path / "none.sqlite")
     assert res.exit_code == 2 and "wsdb build" in res.stderr
+
+
+def test_solve_text_json_and_stdin(run, db4):
+    p = wrapslide(4, 4)
+    states = [format_state(s) for s in random_states(p, 3, seed=12)]
+    res = run("solve", states[0], "--db", db4)
+    assert res.exit_code == 0 and "optimal (proven)" in res.stdout
+    moves = res.stdout.splitlines()[1].split()
+    assert run("apply", states[0], *moves).stdout.strip().endswith("(solved)")
+    res = run("solve", "-", "--json", "--method", "beam", "--db", db4, input="\n".join(states))
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["state"] for r in rows] == states
+    assert all(r["lower_bound"] <= r["length"] == len(r["moves"]) for r in rows)
+    res = run("solve", states[1], "--length-only", "--json", "--db", db4)
+    assert json.loads(res.stdout)["moves"] is None
+
+
+@pytest.mark.parametrize("args,message", [
+    (("12",), "cells"),
+    (("1122/1122/3344/3434", "--time-limit", "-2"), "time limit"),
+    (("1122/1122/3344/3434", "--method", "optimal", "--db", "missing.sqlite"), "no database"),
+])
+def test_solve_bad_input_is_one_line_exit_2(run, args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = run("solve", *args)
+    assert res.exit_code == 2 and message in res.stderr and len(res.stderr.strip().splitlines()) == 1

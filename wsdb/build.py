@@ -22,6 +22,23 @@ from .puzzle import check_grid
 
 ROOTS = ("all", "single")
 
+#: Depth at which ``build`` stops by default, for grids that cannot be
+#: finished: each fits in under 4 GB and about three minutes on 2 cores
+#: (README, "Partial trees"). Smaller grids are built to the end.
+DEFAULT_DEPTH = {(6, 3): 8, (6, 4): 8, (8, 2): 7, (8, 3): 6, (8, 4): 7}
+COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
+
+
+def default_depth(n: int, c: int) -> int | None:
+    """The depth ``wsdb build`` stops at when no --max-depth is given
+    (None: to the end); an error for grids with no known safe depth."""
+    if (n, c) in COMPLETE:
+        return None
+    if (n, c) in DEFAULT_DEPTH:
+        return DEFAULT_DEPTH[(n, c)]
+    raise WsdbError(f"{n}x{n} {c}-colour cannot be built to the end: give --max-depth D "
+                    "(each level is roughly 10-25 times the one before)")
+
 
 @dataclass
 class Level:
@@ -133,6 +150,8 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     ``force``; then the tree is None and the stored row is returned. The
     write is one transaction, so an interrupted build leaves what was there."""
     check_grid(n, c)
+    if max_depth is None:
+        max_depth = default_depth(n, c)
     if max_depth is not None and max_depth < 0:
         raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     if root not in ROOTS:

@@ -181,6 +181,18 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     return puzzle, cells
 
 
+def parse_states(states: list[str]) -> list[tuple[Puzzle, np.ndarray]]:
+    """Parse every state before any work starts; an error names the bad
+    state's position when there are several."""
+    parsed = []
+    for i, text in enumerate(states):
+        try:
+            parsed.append(parse_state(text))
+        except WsdbError as e:
+            raise WsdbError(f"state {i + 1} ({text.strip()!r}): {e}" if len(states) > 1 else str(e)) from None
+    return parsed
+
+
 def format_state(cells: np.ndarray, n: int | None = None) -> str:
     """The SPEC §2 output form: rows joined by '/', colours as digits 1..c."""
     cells = np.asarray(cells, dtype=np.uint8)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .engine import engine_for
 from .errors import WsdbError
-from .puzzle import Puzzle, format_state, parse_state
+from .puzzle import Puzzle, format_state, parse_states
 from .store import Store
 
 
@@ -45,12 +45,7 @@ def lookup(state: str, db=None) -> Answer:
 def lookup_many(states: list[str], db=None, store: Store | None = None) -> list[Answer]:
     """Look up many states (any mix of grids); answers come in input order.
     Every state is parsed before anything is read, so bad input fails fast."""
-    parsed = []
-    for i, text in enumerate(states):
-        try:
-            parsed.append(parse_state(text))
-        except WsdbError as e:
-            raise WsdbError(f"state {i + 1} ({text.strip()!r}): {e}" if len(states) > 1 else str(e)) from None
+    parsed = parse_states(states)
     store = store or Store.open(db)
     groups: dict[tuple[int, int], list[int]] = defaultdict(list)
     for i, (puzzle, _) in enumerate(parsed):

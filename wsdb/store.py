@@ -68,9 +68,10 @@ def resolve(db: str | os.PathLike | None) -> tuple[str, Path | None]:
 class Store:
     """An open wsdb database."""
 
-    def __init__(self, engine: sa.Engine, label: str):
+    def __init__(self, engine: sa.Engine, label: str, path: Path | None = None):
         self.engine = engine
         self.label = label
+        self.path = path
 
     @classmethod
     def open(cls, db=None, create: bool = False) -> "Store":
@@ -86,7 +87,7 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
         engine = sa.create_engine(url)
         event.listen(engine, "connect", _pragmas)
-        store = cls(engine, label)
+        store = cls(engine, label, path)
         store._check_schema(create)
         return store
 
@@ -96,6 +97,11 @@ class Store:
                 names = set(sa.inspect(conn).get_table_names())
                 rev = conn.execute(sa.text("select version_num from alembic_version")).scalar() \
                     if "alembic_version" in names else None
+        except exc.OperationalError as e:
+            if "locked" in str(e.orig):
+                raise WsdbError(f"{self.label} is locked by another process (a build writing it?): "
+                                "try again when it has finished") from None
+            raise WsdbError(f"{self.label} cannot be read ({e.orig}): expected a wsdb database") from None
         except exc.DatabaseError as e:
             raise WsdbError(f"{self.label} is not a SQLite database ({e.orig}): expected a wsdb database") from None
         if rev == HEAD:
@@ -177,6 +183,15 @@ class Store:
                                                 classes=lv.classes, states=lv.states) for lv in tree.levels])
             conn.execute(builds.insert(), [row])
         return row
+
+    def cache_file(self, name: str, build: dict) -> Path | None:
+        """Where a table derived from ``build`` is cached: beside the database
+        file, named after the build's time so a rebuild invalidates it.
+        None for in-memory databases."""
+        if self.path is None:
+            return None
+        stamp = "".join(ch for ch in str(build["built_at"]) if ch.isdigit())
+        return self.path.with_name(f"{self.path.name}.cache") / f"{name}-{stamp}-{build['classes']}.npy"
 
     # ---- classes -----------------------------------------------------------
 

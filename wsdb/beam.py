@@ -1,0 +1,138 @@
+"""Beam search guided by database-derived distances (wsdb's default method).
+
+Level by level from the state to solve: expand every beam state by every
+(pruned) move, drop states seen before, keep the ``width`` children with the
+smallest guide. With a gather table (:mod:`wsdb.gather`) the guide is the sum
+of the colours' exact gather distances, ties broken by the largest, which is
+also a proven lower bound. Without one (8x8) it is the misfit count.
+
+Whenever a beam state's class is stored in the tree (:mod:`wsdb.endgame`),
+the rest of the way is known and optimal: the thesis' hand-over (§4.2), but
+tested for every beam state at every level rather than only when stuck.
+The search stops when no continuation can beat the best sequence found.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .endgame import Endgame
+from .search_kernels import START, make_children, score_children
+
+
+@dataclass
+class Guide:
+    """What a search over one (n, c) grid consults."""
+
+    n: int
+    c: int
+    moves: np.ndarray          # (M, N) cell permutations
+    gcols: np.ndarray          # colours whose gather distance is a bound
+    table: np.ndarray          # gather table, or empty
+    binom: np.ndarray
+    endgame: Endgame | None
+    zobrist: np.ndarray = field(repr=False, default=None)
+
+    def __post_init__(self):
+        if self.zobrist is None:
+            rng = np.random.default_rng(20161)  # fixed: runs are reproducible
+            self.zobrist = rng.integers(0, 2**63, size=(self.n * self.n, 4), dtype=np.uint64)
+
+    @property
+    def has_table(self) -> bool:
+        return self.table.shape[0] > 0
+
+    def bound(self, cells: np.ndarray) -> int:
+        """A proven lower bound on the distance of one state."""
+        if not self.has_table:
+            return 0
+        from .search_kernels import gather_bounds
+        return int(gather_bounds(cells, self.gcols, self.table, self.binom)[0])
+
+
+@dataclass
+class Found:
+    """A way to solved: ``path`` moves to ``meet``, then ``rest`` more moves
+    stored in the tree (0 when ``meet`` is itself solved)."""
+
+    path: list[int]
+    meet: np.ndarray
+    rest: int
+
+    @property
+    def length(self) -> int:
+        return len(self.path) + self.rest
+
+
+def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
+                max_levels: int = 200, patience: int = 2, stall: int = 8) -> tuple[Found | None, np.ndarray, list[int]]:
+    """Search from ``start``. Returns (best solution found or None, the beam
+    state with the smallest guide, the moves to it) — the latter for a
+    fallback when the deadline ends the search first. After the first
+    solution the search goes on ``patience`` levels looking for a shorter one;
+    it gives up when the best guide has not improved for ``stall`` levels."""
+    beam = start[None].copy()
+    last = np.full(1, START, np.int64)
+    score = np.zeros(1, np.int64)
+    seen = np.zeros(0, np.uint64)
+    history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
+    best: Found | None = None
+    eg = guide.endgame
+    found_at = 0
+    nm, per = len(guide.moves), guide.n - 1
+    best_state, best_path, best_key, best_at = start, [], None, 0
+
+    def path_to(level: int, row: int) -> list[int]:
+        out = []
+        for parents, mv in reversed(history[:level]):
+            out.append(int(mv[row]))
+            row = int(parents[row])
+        return out[::-1]
+
+    for level in range(1, max_levels + 1):
+        if best is not None and (level >= best.length or level > found_at + patience):
+            break
+        if time.perf_counter() > deadline:
+            break
+        hmax, hsum, hsh = score_children(beam, last, guide.moves, guide.n, guide.c,
+                                         guide.gcols, guide.table, guide.binom, guide.zobrist)
+        ok = hmax >= 0
+        if best is not None:
+            ok &= level + hmax < best.length
+        rows = np.flatnonzero(ok)
+        if rows.size == 0:
+            break
+        _, first = np.unique(hsh[rows], return_index=True)
+        rows = rows[first]
+        if seen.size:
+            rows = rows[~np.isin(hsh[rows], seen)]
+        if rows.size == 0:
+            break
+        key = hsum[rows] * 64 + hmax[rows]
+        if rows.size > width:
+            pick = np.argpartition(key, width - 1)[:width]
+            rows, key = rows[pick], key[pick]
+        order = np.argsort(key, kind="stable")
+        rows, key = rows[order], key[order]
+        beam = make_children(beam, guide.moves, rows)
+        history.append((rows // nm, rows % nm))
+        last = (rows % nm) // per
+        seen = np.union1d(seen, hsh[rows])
+        if best_key is None or key[0] < best_key:
+            best_state, best_path, best_key, best_at = beam[0].copy(), path_to(level, 0), key[0], level
+        elif best is None and level - best_at >= stall:
+            break
+        if key[0] == 0:   # all gather distances (or the misfit count) zero: solved
+            best, found_at = Found(path_to(level, 0), beam[0].copy(), 0), level
+            break
+        if eg is not None:
+            d = eg.depth(beam)
+            hit = np.flatnonzero(d >= 0)
+            if hit.size:
+                i = hit[np.argmin(d[hit])]
+                cand = Found(path_to(level, i), beam[i].copy(), int(d[i]))
+                if best is None or cand.length < best.length:
+                    best, found_at = cand, level
+    return best, best_state, best_path
