@@ -67,22 +67,24 @@ class Found:
 
 
 def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
-                max_levels: int = 200, patience: int = 2, stall: int = 8) -> tuple[Found | None, np.ndarray, list[int]]:
-    """Search from ``start``. Returns (best solution found or None, the beam
-    state with the smallest guide, the moves to it) — the latter for a
-    fallback when the deadline ends the search first. After the first
+                max_levels: int = 200, patience: int = 2, stall: int = 8,
+                keep: int = 4) -> tuple[Found | None, list[tuple[np.ndarray, list[int]]]]:
+    """Search from ``start``. Returns (best solution found or None, waypoints):
+    the ``keep`` best states of every level with the moves to them, for a
+    fallback to finish from when the search does not reach solved. After the first
     solution the search goes on ``patience`` levels looking for a shorter one;
     it gives up when the best guide has not improved for ``stall`` levels."""
     beam = start[None].copy()
     last = np.full(1, START, np.int64)
     score = np.zeros(1, np.int64)
-    seen = np.zeros(0, np.uint64)
+    seen = prev = np.zeros(0, np.uint64)
     history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
     best: Found | None = None
     eg = guide.endgame
     found_at = 0
     nm, per = len(guide.moves), guide.n - 1
-    best_state, best_path, best_key, best_at = start, [], None, 0
+    best_key, best_at = None, 0
+    waypoints = [(start, [])]
 
     def path_to(level: int, row: int) -> list[int]:
         out = []
@@ -102,26 +104,30 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
         if best is not None:
             ok &= level + hmax < best.length
         rows = np.flatnonzero(ok)
-        if rows.size == 0:
-            break
-        _, first = np.unique(hsh[rows], return_index=True)
-        rows = rows[first]
-        if seen.size:
-            rows = rows[~np.isin(hsh[rows], seen)]
-        if rows.size == 0:
-            break
         key = hsum[rows] * 64 + hmax[rows]
-        if rows.size > width:
-            pick = np.argpartition(key, width - 1)[:width]
+        if rows.size > 2 * width:   # duplicates share a key: thin out before deduplicating
+            pick = np.argpartition(key, 2 * width - 1)[:2 * width]
             rows, key = rows[pick], key[pick]
         order = np.argsort(key, kind="stable")
         rows, key = rows[order], key[order]
+        _, first = np.unique(hsh[rows], return_index=True)
+        first.sort()
+        rows, key = rows[first], key[first]
+        if seen.size:
+            fresh = ~np.isin(hsh[rows], seen, kind="sort")
+            rows, key = rows[fresh], key[fresh]
+        if rows.size == 0:
+            break
+        rows, key = rows[:width], key[:width]
         beam = make_children(beam, guide.moves, rows)
         history.append((rows // nm, rows % nm))
         last = (rows % nm) // per
-        seen = np.union1d(seen, hsh[rows])
+        # states of the last two levels: enough to stop the beam walking back
+        seen = np.concatenate([prev, hsh[rows]])
+        prev = hsh[rows]
+        waypoints += [(beam[i].copy(), path_to(level, i)) for i in range(min(keep, len(beam)))]
         if best_key is None or key[0] < best_key:
-            best_state, best_path, best_key, best_at = beam[0].copy(), path_to(level, 0), key[0], level
+            best_key, best_at = key[0], level
         elif best is None and level - best_at >= stall:
             break
         if key[0] == 0:   # all gather distances (or the misfit count) zero: solved
@@ -135,4 +141,4 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
                 cand = Found(path_to(level, i), beam[i].copy(), int(d[i]))
                 if best is None or cand.length < best.length:
                     best, found_at = cand, level
-    return best, best_state, best_path
+    return best, waypoints

@@ -35,7 +35,9 @@ from .store import Store, resolve
 
 METHODS = ("auto", "beam", "thesis", "optimal")
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
-BEAM_WIDTH = {4: 2000, 6: 6000, 8: 3000}
+#: beam width per (n, c): as wide as fits about a second per state on 2 cores
+BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 8000}
+DEFAULT_WIDTH = 5000
 
 
 @dataclass
@@ -104,6 +106,24 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
                  endgame=endgame(n, puzzle.c, store) if store is not None else None)
 
 
+def shortcut(puzzle: Puzzle, cells: np.ndarray, path: list[int], eg) -> Found:
+    """Cut a long solution short where the stored tree knows better: the
+    first state along ``path`` whose stored depth beats the rest of the path
+    hands over to the tree."""
+    if eg is None or not path:
+        return Found(path, None, 0)
+    states = np.empty((len(path) + 1, puzzle.ncells), np.uint8)
+    states[0] = cells
+    for i, m in enumerate(path):
+        states[i + 1] = states[i][puzzle.moves[m]]
+    depth = eg.depth(states)
+    total = np.where(depth >= 0, np.arange(len(states)) + depth, len(path))
+    i = int(np.argmin(total))
+    if total[i] >= len(path):
+        return Found(path, None, 0)
+    return Found(path[:i], states[i], int(depth[i]))
+
+
 def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
            time_limit: float, length_only: bool) -> Solution:
     t0 = time.perf_counter()
@@ -128,22 +148,24 @@ def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
         found, lower, timed_out = ida_star(guide, cells, deadline, lower)
         used = "optimal"
         if found is None:   # still give the best answer we can, marked as such
-            found, _, _ = beam_search(guide, cells, BEAM_WIDTH.get(puzzle.n, 2000),
+            found, _ = beam_search(guide, cells, BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH),
                                       time.perf_counter() + 5.0)
     elif method == "thesis":
         from .thesis import thesis_search
         found, timed_out = thesis_search(guide, cells, deadline)
         used = "thesis"
     else:
-        found, near, near_path = beam_search(guide, cells, BEAM_WIDTH.get(puzzle.n, 2000), deadline)
+        found, waypoints = beam_search(guide, cells, BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH), deadline)
         timed_out = found is None and time.perf_counter() > deadline
         used = "beam"
     if found is None:
-        # finish from the closest state reached with cell exchanges: always succeeds
+        # finish with cell exchanges (always succeeds) from the start or from
+        # whichever state the beam reached gives the shortest whole
         if method in ("thesis", "optimal"):
-            near, near_path = cells, []
-        path = near_path + exchange.solve_by_exchanges(puzzle, near)
-        found, used = Found(exchange.simplify(puzzle.n, path), None, 0), used + "+exchange"
+            waypoints = [(cells, [])]
+        path = min((exchange.simplify(puzzle.n, p + exchange.solve_by_exchanges(puzzle, x))
+                    for x, p in waypoints), key=len)
+        found, used = shortcut(puzzle, cells, path, eg), used + "+exchange"
         notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")
     return _finish(puzzle, cells, store, found, used, lower, t0, timed_out, length_only, notes)
 

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Evaluate `wsdb solve`: 100 random states per grid (fixed seed), every
+method side by side with the thesis' Tables 5.1/5.2, and the gap to the
+exact distance wherever it is known (complete trees, or a finished
+`--method optimal`).
+
+Random states are uniform permutations of the colours (as the thesis' "100
+random states"). Times are per state inside one process (tables loaded and
+kernels compiled once, before the clock starts), so they compare with the
+thesis' per-state times. Needs the databases: the two-colour 4x4 and 6x6
+ones and the partial trees (see README, "Solver"); peak memory is printed
+at the end.
+
+    python scripts/eval_solver.py --db db/wsdb.sqlite
+    python scripts/eval_solver.py --grid 6x6c4 --method beam --states 20
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from wsdb.puzzle import format_state, wrapslide
+from wsdb.solve import METHODS, iter_solve, open_store
+
+GRIDS = ["4x4c2", "4x4c3", "4x4c4", "6x6c2", "6x6c3", "6x6c4", "8x8c2", "8x8c3", "8x8c4"]
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "thesis.json"
+
+
+def random_states(n: int, c: int, count: int, seed: int) -> list[str]:
+    p = wrapslide(n, c)
+    rng = np.random.default_rng(seed + 100 * n + c)
+    base = np.repeat(np.arange(c), p.counts).astype(np.uint8)
+    return [format_state(rng.permutation(base), n) for _ in range(count)]
+
+
+def thesis_figures() -> dict:
+    if not REFERENCE.exists():
+        return {}
+    return json.loads(REFERENCE.read_text())["heuristic_results_100_random_states_tables_5_1_5_2"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="db/wsdb.sqlite")
+    ap.add_argument("--states", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2016)
+    ap.add_argument("--grid", action="append", choices=GRIDS, help="default: all nine")
+    ap.add_argument("--method", action="append", choices=METHODS[1:], help="default: beam thesis optimal")
+    ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per state and method")
+    ap.add_argument("--skip", action="append", default=[], metavar="GRID:METHOD",
+                    help="leave a pair out, e.g. 6x6c4:optimal (it rarely finishes)")
+    ap.add_argument("--json", metavar="FILE", help="also write every solution to FILE")
+    args = ap.parse_args()
+    store = open_store(args.db)
+    thesis = thesis_figures()
+    methods = args.method or ["beam", "thesis", "optimal"]
+    rows, dump = [], []
+    print(f"{'grid':7} {'method':8} {'states':>6} {'mean len':>9} {'max':>5} {'mean lb':>8} "
+          f"{'optimal':>8} {'gap':>6} {'mean s':>7} {'max s':>6} {'fallback':>8}  thesis len / s")
+    for grid in args.grid or GRIDS:
+        n, c = int(grid[0]), int(grid[-1])
+        states = random_states(n, c, args.states, args.seed)
+        exact = {}
+        for method in methods:
+            if f"{grid}:{method}" in args.skip:
+                continue
+            if method == "optimal" and n == 8:
+                continue   # no admissible table for 8x8
+            list(iter_solve(states[:1], method=method, time_limit=args.time_limit, store=store))  # warm up
+            sols = []
+            for sol in iter_solve(states, method=method, time_limit=args.time_limit, store=store):
+                sols.append(sol)
+                if sol.optimal:
+                    exact[sol.state] = sol.length
+            dump += [dict(grid=grid, **s.to_dict()) for s in sols]
+            lengths = [s.length for s in sols]
+            secs = [s.seconds for s in sols]
+            gaps = [s.length - exact[s.state] for s in sols if s.state in exact]
+            fallback = sum("exchange" in s.method for s in sols)
+            key = f"{n}x{n}_c{c}"
+            ref = (f"{thesis['mean_length'][key]:.2f} / {thesis['mean_seconds_with_moves'][key]:.1f}"
+                   if key in thesis.get("mean_length", {}) else "-")
+            gap = f"{statistics.mean(gaps):.2f}" if len(gaps) == len(sols) else "-"
+            print(f"{grid:7} {method:8} {len(sols):6d} {statistics.mean(lengths):9.2f} {max(lengths):5d} "
+                  f"{statistics.mean(s.lower_bound for s in sols):8.2f} "
+                  f"{sum(s.optimal for s in sols):8d} {gap:>6} {statistics.mean(secs):7.2f} "
+                  f"{max(secs):6.2f} {fallback:8d}  {ref}", flush=True)
+            rows.append(dict(grid=grid, method=method, mean_length=statistics.mean(lengths)))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory {peak:,.0f} MiB; gap = mean length minus the exact distance, shown where "
+          "every state's exact distance is known (stored tree or a finished optimal search)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(dump, indent=1))
+
+
+if __name__ == "__main__":
+    main()
