@@ -53,12 +53,14 @@ def lookup_many(states: list[str], db=None, store: Store | None = None) -> list[
     answers: list[Answer | None] = [None] * len(states)
     for (n, c), idx in groups.items():
         cells = np.stack([parsed[i][1] for i in idx])
-        for i, ans in zip(idx, _lookup_grid(store, parsed[idx[0]][0], cells)):
+        for i, ans in zip(idx, lookup_grid(store, parsed[idx[0]][0], cells)):
             answers[i] = ans
     return answers
 
 
-def _lookup_grid(store: Store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
+def lookup_grid(store: Store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
+    """Look up parsed states (S, N) of one grid; the solver's hand-over uses
+    this for the state where its search met the stored tree."""
     n, c = puzzle.n, puzzle.c
     build = store.require_build(n, c)
     eng = engine_for(n, c, len(cells))

@@ -31,6 +31,7 @@ from .endgame import endgame
 from .errors import WsdbError
 from .gather import binomials_for, gather_colours, gather_table
 from .puzzle import Puzzle, format_state, parse_states
+from .query import lookup_grid
 from .store import Store, resolve
 
 METHODS = ("auto", "beam", "thesis", "optimal")
@@ -124,6 +125,10 @@ def shortcut(puzzle: Puzzle, cells: np.ndarray, path: list[int], eg) -> Found:
     return Found(path[:i], states[i], int(depth[i]))
 
 
+def _width(puzzle: Puzzle) -> int:
+    return BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH)
+
+
 def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
            time_limit: float, length_only: bool) -> Solution:
     t0 = time.perf_counter()
@@ -148,14 +153,14 @@ def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
         found, lower, timed_out = ida_star(guide, cells, deadline, lower)
         used = "optimal"
         if found is None:   # still give the best answer we can, marked as such
-            found, _ = beam_search(guide, cells, BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH),
-                                      time.perf_counter() + 5.0)
+            found, _ = beam_search(guide, cells, _width(puzzle), time.perf_counter() + 5.0)
+            used = "beam (optimal timed out)"
     elif method == "thesis":
         from .thesis import thesis_search
         found, timed_out = thesis_search(guide, cells, deadline)
         used = "thesis"
     else:
-        found, waypoints = beam_search(guide, cells, BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH), deadline)
+        found, waypoints = beam_search(guide, cells, _width(puzzle), deadline)
         timed_out = found is None and time.perf_counter() > deadline
         used = "beam"
     if found is None:
@@ -171,16 +176,10 @@ def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
 
 
 def _finish(puzzle, cells, store, found: Found, used, lower, t0, timed_out, length_only, notes) -> Solution:
-    names = [puzzle.move_names[m] for m in found.path]
     moves = None
-    if found.rest and length_only:
-        moves = None
-    else:
-        tail = []
-        if found.rest:
-            from .query import _lookup_grid
-            tail = _lookup_grid(store, puzzle, found.meet[None])[0].moves
-        moves = names + tail
+    if not (found.rest and length_only):   # length only: skip walking the stored tail
+        tail = lookup_grid(store, puzzle, found.meet[None])[0].moves if found.rest else []
+        moves = [puzzle.move_names[m] for m in found.path] + tail
         if not puzzle.is_solved(puzzle.apply(cells, moves)):
             raise WsdbError(f"internal error: the {used} sequence does not solve "
                             f"{format_state(cells, puzzle.n)}; please report it")

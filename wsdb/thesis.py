@@ -92,6 +92,15 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
         _, first = np.unique(cells[order], axis=0, return_index=True)
         chosen = order[np.sort(first)][:k]
         roots, root_paths = cells[chosen], [paths[i] for i in chosen]
+        if guide.c == 2 and guide.endgame is not None:
+            # §4.2: a two-colour state of objective two has just two cells
+            # astray, so it goes straight to the stored tree
+            low = chosen[score[chosen] <= 2]
+            depth = guide.endgame.depth(cells[low])
+            hit = np.flatnonzero(depth >= 0)
+            if hit.size:
+                j = min(hit, key=lambda h: len(paths[low[h]]) + depth[h])
+                return Found(paths[low[j]], cells[low[j]], int(depth[j])), False
         top = int(score[chosen[0]])
         if top < best_obj:
             best_obj, since = top, 0
