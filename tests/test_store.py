@@ -91,3 +91,13 @@ def test_wsdb_db_environment_variable(tmp_path, monkeypatch):
 def test_non_sqlite_url_is_refused():
     with pytest.raises(WsdbError, match="sqlite"):
         store.resolve("postgresql://localhost/wsdb")
+
+
+def test_keys_and_depths_match_the_full_load(db4):
+    from wsdb.encoding import KeyLayout
+    from wsdb.store import Store
+    store = Store.open(db4)
+    layout = KeyLayout.for_colours(16, 4)
+    reps, depths, _, _ = store.load(4, 4, layout)
+    keys, dep = store.keys_and_depths(4, 4, layout, chunk=1000)   # many chunks
+    assert (keys == reps).all() and (dep == depths).all()

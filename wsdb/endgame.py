@@ -51,8 +51,9 @@ def endgame(n: int, c: int, store: Store) -> Endgame | None:
         if path is not None and path.exists():
             both = np.load(path)
         else:
-            reps, depths, _, _ = store.load(n, c, eng.layout)
+            reps, depths = store.keys_and_depths(n, c, eng.layout)
             both = np.concatenate([reps, depths.astype(np.uint64)[:, None]], axis=1)
+            del reps, depths
             if path is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 tmp = path.with_suffix(".tmp.npy")

@@ -78,13 +78,13 @@ def derive(n: int, store: Store) -> np.ndarray:
 
     eng = engine(n, 2)
     q = (n // 2) ** 2
-    reps, depths, _, _ = store.load(n, 2, eng.layout)
+    reps, depths = store.keys_and_depths(n, 2, eng.layout)
     binom = binomials(n * n, q)
     table = np.full(binom[n * n, q], UNSET, np.uint8)
     step = 1 << 20
     for i in range(0, len(reps), step):
         cells = eng.decode(reps[i:i + step])
-        fill_gather(cells, depths[i:i + step].astype(np.uint8), eng.puzzle.maps, binom, table)
+        fill_gather(cells, depths[i:i + step].view(np.uint8), eng.puzzle.maps, binom, table)
     if (table == UNSET).any():
         raise ValueError(f"the {n}x{n} two-colour database does not cover every state")
     return table

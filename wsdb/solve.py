@@ -132,8 +132,9 @@ def _width(puzzle: Puzzle) -> int:
 def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
            time_limit: float, length_only: bool) -> Solution:
     t0 = time.perf_counter()
-    deadline = t0 + time_limit
     guide = guide_for(puzzle, store)
+    # the limit is for searching: a first use may spend long deriving tables
+    deadline = time.perf_counter() + time_limit
     eg = guide.endgame
     stored = int(eg.depth(cells[None])[0]) if eg is not None else -1
     lower = max(guide.bound(cells), 0 if puzzle.is_solved(cells) else 1)
