@@ -20,7 +20,6 @@ import argparse
 import json
 import resource
 import statistics
-import time
 from pathlib import Path
 
 import numpy as np

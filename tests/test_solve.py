@@ -1,6 +1,5 @@
 """The solver (wsdb/solve.py, wsdb/beam.py, wsdb/endgame.py): exact where
 the database covers the state, verified and honest everywhere else."""
-import numpy as np
 import pytest
 
 import wsdb

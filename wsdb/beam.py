@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .endgame import Endgame
-from .search_kernels import START, make_children, score_children
+from .search_kernels import START, gather_bounds, make_children, score_children
 
 
 @dataclass
@@ -48,7 +48,6 @@ class Guide:
         """A proven lower bound on the distance of one state."""
         if not self.has_table:
             return 0
-        from .search_kernels import gather_bounds
         return int(gather_bounds(cells, self.gcols, self.table, self.binom)[0])
 
 
@@ -76,7 +75,6 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     it gives up when the best guide has not improved for ``stall`` levels."""
     beam = start[None].copy()
     last = np.full(1, START, np.int64)
-    score = np.zeros(1, np.int64)
     seen = prev = np.zeros(0, np.uint64)
     history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
     best: Found | None = None

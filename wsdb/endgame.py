@@ -47,18 +47,12 @@ def endgame(n: int, c: int, store: Store) -> Endgame | None:
     key = (store.label, n, c, build["built_at"], build["classes"])
     if key not in _memory:
         eng = engine(n, c)
-        path = store.cache_file(f"tree{n}c{c}", build)
-        if path is not None and path.exists():
-            both = np.load(path)
-        else:
+
+        def keys_then_depth() -> np.ndarray:   # one (S, W + 1) array: one cache file
             reps, depths = store.keys_and_depths(n, c, eng.layout)
-            both = np.concatenate([reps, depths.astype(np.uint64)[:, None]], axis=1)
-            del reps, depths
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.npy")
-                np.save(tmp, both)
-                tmp.replace(path)
+            return np.concatenate([reps, depths.astype(np.uint64)[:, None]], axis=1)
+
+        both = store.cached_array(f"tree{n}c{c}", build, keys_then_depth)
         w = eng.layout.words
         _memory[key] = Endgame(eng, np.ascontiguousarray(both[:, :w]), both[:, w].astype(np.int8),
                                int(build["height"]), bool(build["complete"]))

@@ -107,10 +107,11 @@ def macros(n: int) -> tuple[Macro, Macro]:
 
 @lru_cache(maxsize=None)
 def setups(n: int, slots: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Breadth-first search over where k tracked cells are (k = len(slots)
-    minus the untracked ones; here the first 2 or 3): for each placement, its
-    distance to ``slots``, the first move of a shortest setup, the placement
-    it leads to, and (for pairs) where the other two slots' cells start."""
+    """Breadth-first search over where the tracked cells are: the first two
+    of a double transposition's four slots, or all three of a 3-cycle's. For
+    each placement: its distance to the slots, the first move of a shortest
+    setup, the placement that move leads to, and (for pairs) where the cells
+    that the setup brings to the other two slots start."""
     puzzle = wrapslide(n, 2)
     size = puzzle.ncells
     k = 2 if len(slots) == 4 else 3
@@ -148,8 +149,7 @@ def setups(n: int, slots: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
             if k == 2:
                 extra[cand] = p[extra[src]]
             new_front.append(cand)
-        front = np.unique(np.concatenate(new_front)) if new_front else np.zeros(0, np.int64)
-        front = front[dist[front] == depth]
+        front = np.unique(np.concatenate(new_front))
     return dist, first, nxt, extra
 
 
@@ -185,7 +185,7 @@ def solve_by_exchanges(puzzle: Puzzle, cells: np.ndarray) -> list[int]:
         if wrong.size == 0:
             return simplify(n, out)
         ok = (cur == goal).astype(np.int64)
-        best = (0.0, None)
+        best = (0.0, None, None)   # (gain per move, macro, placement index)
         # double transpositions: a <-> b plus the collateral pair c <-> d
         a, b = np.meshgrid(wrong, pos, indexing="ij")
         a, b = a.ravel(), b.ravel()
@@ -199,7 +199,7 @@ def solve_by_exchanges(puzzle: Puzzle, cells: np.ndarray) -> list[int]:
         if gain.size:
             j = int(np.argmax(gain / cost))
             if gain[j] > 0:
-                best = (gain[j] / cost[j], ("double", int(i2[j])))
+                best = (gain[j] / cost[j], double, int(i2[j]))
         # 3-cycles a <- b <- c <- a, c any other cell: never a loss of progress
         a0 = int(wrong[0])
         bs = np.flatnonzero((cur == goal[a0]) & (pos != a0))
@@ -212,12 +212,9 @@ def solve_by_exchanges(puzzle: Puzzle, cells: np.ndarray) -> list[int]:
         cost3 = np.where(d3[i3] >= 0, 2 * d3[i3] + len(cycle.seq), 1 << 20)
         j = int(np.argmax(gain3 / cost3))
         if gain3[j] > 0 and gain3[j] / cost3[j] > best[0]:
-            best = (gain3[j] / cost3[j], ("cycle", int(i3[j])))
-        kind, i = best[1]
-        if kind == "double":
-            setup, macro = _path(f2, x2, i), double
-        else:
-            setup, macro = _path(f3, x3, i), cycle
+            best = (gain3[j] / cost3[j], cycle, int(i3[j]))
+        _, macro, i = best
+        setup = _path(f2, x2, i) if macro is double else _path(f3, x3, i)
         seq = setup + list(macro.seq) + invert(n, setup)
         out += seq
         cur = puzzle.apply(cur, seq)

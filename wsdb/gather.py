@@ -48,25 +48,10 @@ def gather_table(n: int, store: Store) -> np.ndarray | None:
     build = store.build_row(n, 2)
     if build is None or not build["complete"]:
         return None
-    return _cached(store, n, build)
-
-
-def _cached(store: Store, n: int, build: dict) -> np.ndarray:
-    path = store.cache_file(f"gather{n}", build)
-    key = (str(path) if path else id(store), n)
-    if key in _memory:
-        return _memory[key]
-    if path is not None and path.exists():
-        table = np.load(path, mmap_mode="r")
-    else:
-        table = derive(n, store)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp.npy")
-            np.save(tmp, table)
-            tmp.replace(path)  # atomic: a killed run leaves no half-written table
-    _memory[key] = table
-    return table
+    key = (store.label, n, build["built_at"], build["classes"])
+    if key not in _memory:
+        _memory[key] = store.cached_array(f"gather{n}", build, lambda: derive(n, store), mmap=True)
+    return _memory[key]
 
 
 _memory: dict = {}

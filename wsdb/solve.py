@@ -82,8 +82,13 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
         raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
     parsed = parse_states(states)
     store = store if store is not None else open_store(db)
+    guides: dict[tuple[int, int], Guide] = {}
     for puzzle, cells in parsed:
-        yield _solve(puzzle, cells, store, method, time_limit or DEFAULT_TIME, length_only)
+        t0 = time.perf_counter()
+        if (puzzle.n, puzzle.c) not in guides:   # tables load once per grid, not per state
+            guides[puzzle.n, puzzle.c] = guide_for(puzzle, store)
+        yield _solve(puzzle, cells, store, guides[puzzle.n, puzzle.c], method,
+                     time_limit or DEFAULT_TIME, length_only, t0)
 
 
 def open_store(db) -> Store | None:
@@ -129,24 +134,22 @@ def _width(puzzle: Puzzle) -> int:
     return BEAM_WIDTH.get((puzzle.n, puzzle.c), DEFAULT_WIDTH)
 
 
-def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, method: str,
-           time_limit: float, length_only: bool) -> Solution:
-    t0 = time.perf_counter()
-    guide = guide_for(puzzle, store)
+def _solve(puzzle: Puzzle, cells: np.ndarray, store: Store | None, guide: Guide, method: str,
+           time_limit: float, length_only: bool, t0: float) -> Solution:
     # the limit is for searching: a first use may spend long deriving tables
     deadline = time.perf_counter() + time_limit
     eg = guide.endgame
     stored = int(eg.depth(cells[None])[0]) if eg is not None else -1
     lower = max(guide.bound(cells), 0 if puzzle.is_solved(cells) else 1)
-    if eg is not None and stored < 0:
-        lower = max(lower, eg.height + 1)
+    if stored >= 0:
+        lower = max(lower, stored)          # the stored depth is the exact distance
+    elif eg is not None:
+        lower = max(lower, eg.height + 1)   # not within the stored levels
     notes = []
     if not guide.has_table and puzzle.n in (4, 6):
         notes.append(f"no gather table: build the {puzzle.n}x{puzzle.n} two-colour database "
                      f"(`wsdb build --n {puzzle.n} --c 2`) for shorter answers")
     timed_out = False
-    if stored >= 0:
-        lower = max(lower, stored)   # the stored depth is the exact distance
     if stored >= 0 and method == "auto":
         found, used = Found([], cells.copy(), stored), "stored"
     elif method == "optimal":

@@ -193,6 +193,22 @@ class Store:
         stamp = "".join(ch for ch in str(build["built_at"]) if ch.isdigit())
         return self.path.with_name(f"{self.path.name}.cache") / f"{name}-{stamp}-{build['classes']}.npy"
 
+    def cached_array(self, name: str, build: dict, make, mmap: bool = False) -> np.ndarray:
+        """An array derived from ``build`` by ``make()``, saved at
+        :meth:`cache_file` the first time and read from there afterwards
+        (memory-mapped with ``mmap``). The write is atomic: a killed run
+        leaves no half-written file."""
+        path = self.cache_file(name, build)
+        if path is not None and path.exists():
+            return np.load(path, mmap_mode="r" if mmap else None)
+        array = make()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npy")
+            np.save(tmp, array)
+            tmp.replace(path)
+        return array
+
     # ---- classes -----------------------------------------------------------
 
     def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all"):
@@ -238,7 +254,6 @@ class Store:
             parents[dep > 0] = layout.from_sql([p for p, d in zip(par, dep) if d > 0])
         order = np.lexsort(reps.T[::-1])
         return reps[order], dep[order], parents[order], np.asarray(orb, np.int64)[order]
-
 
     def keys_and_depths(self, n: int, c: int, layout, root: str = "all",
                         chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:

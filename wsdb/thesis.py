@@ -96,11 +96,9 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
             # §4.2: a two-colour state of objective two has just two cells
             # astray, so it goes straight to the stored tree
             low = chosen[score[chosen] <= 2]
-            depth = guide.endgame.depth(cells[low])
-            hit = np.flatnonzero(depth >= 0)
-            if hit.size:
-                j = min(hit, key=lambda h: len(paths[low[h]]) + depth[h])
-                return Found(paths[low[j]], cells[low[j]], int(depth[j])), False
+            found = _hand_over(guide, cells[low], [paths[i] for i in low])
+            if found is not None:
+                return found, False
         top = int(score[chosen[0]])
         if top < best_obj:
             best_obj, since = top, 0
@@ -110,9 +108,18 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
             # the k best first (the thesis); if none is stored, every state of
             # this iteration (wsdb's addition: the thesis would loop on)
             for pool, pool_paths in ((roots, root_paths), (cells, paths)):
-                depth = guide.endgame.depth(pool)
-                hit = np.flatnonzero(depth >= 0)
-                if hit.size:
-                    i = min(hit, key=lambda j: len(pool_paths[j]) + depth[j])
-                    return Found(pool_paths[i], pool[i], int(depth[i])), False
+                found = _hand_over(guide, pool, pool_paths)
+                if found is not None:
+                    return found, False
     return None, True
+
+
+def _hand_over(guide: Guide, pool: np.ndarray, paths: list[list[int]]) -> Found | None:
+    """The shortest whole through a state of ``pool`` whose class is stored
+    (§4.2, second component), or None when none is."""
+    depth = guide.endgame.depth(pool)
+    hit = np.flatnonzero(depth >= 0)
+    if not hit.size:
+        return None
+    i = min(hit, key=lambda j: len(paths[j]) + depth[j])
+    return Found(paths[i], pool[i], int(depth[i]))
