@@ -16,19 +16,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_build import timed, wsdb_cmd  # noqa: E402
 
-from wsdb.puzzle import format_state, wrapslide  # noqa: E402
+from wsdb.puzzle import format_states, random_states, wrapslide  # noqa: E402
 
 
 def states(n: int, c: int, count: int, seed: int = 2026) -> str:
-    p = wrapslide(n, c)
-    rng = np.random.default_rng(seed)
-    base = np.repeat(np.arange(c), p.counts).astype(np.uint8)
-    return "\n".join(format_state(rng.permutation(base), n) for _ in range(count)) + "\n"
+    return "\n".join(format_states(random_states(wrapslide(n, c), count, seed), n)) + "\n"
 
 
 def main() -> None:

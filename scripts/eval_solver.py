@@ -22,20 +22,16 @@ import resource
 import statistics
 from pathlib import Path
 
-import numpy as np
-
-from wsdb.puzzle import format_state, wrapslide
-from wsdb.solve import METHODS, iter_solve, open_store
+from wsdb.db.store import Store
+from wsdb.puzzle import format_states, random_states, wrapslide
+from wsdb.solver.solve import METHODS, iter_solve
 
 GRIDS = ["4x4c2", "4x4c3", "4x4c4", "6x6c2", "6x6c3", "6x6c4", "8x8c2", "8x8c3", "8x8c4"]
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "thesis.json"
+REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "data" / "thesis.json"
 
 
-def random_states(n: int, c: int, count: int, seed: int) -> list[str]:
-    p = wrapslide(n, c)
-    rng = np.random.default_rng(seed + 100 * n + c)
-    base = np.repeat(np.arange(c), p.counts).astype(np.uint8)
-    return [format_state(rng.permutation(base), n) for _ in range(count)]
+def states_for(n: int, c: int, count: int, seed: int) -> list[str]:
+    return format_states(random_states(wrapslide(n, c), count, seed + 100 * n + c), n).tolist()
 
 
 def thesis_figures() -> dict:
@@ -57,7 +53,7 @@ def main() -> None:
                     help="leave a pair out, e.g. 6x6c4:optimal (it rarely finishes)")
     ap.add_argument("--json", metavar="FILE", help="also write every solution to FILE")
     args = ap.parse_args()
-    store = open_store(args.db)
+    store = Store.open_if_present(args.db)
     thesis = thesis_figures()
     methods = args.method or ["auto", "thesis", "optimal"]
     dump = []
@@ -65,7 +61,7 @@ def main() -> None:
           f"{'optimal':>8} {'gap':>8} {'mean s':>7} {'max s':>6} {'fallback':>8}  thesis len / s")
     for grid in args.grid or GRIDS:
         n, c = int(grid[0]), int(grid[-1])
-        states = random_states(n, c, args.states, args.seed)
+        states = states_for(n, c, args.states, args.seed)
         exact, results = {}, []
         for method in methods:
             if f"{grid}:{method}" in args.skip:

@@ -4,8 +4,7 @@ import json
 
 import pytest
 
-from conftest import random_states
-from wsdb.puzzle import format_state, parse_state, wrapslide
+from wsdb.puzzle import format_state, parse_state, random_states, wrapslide
 
 
 def test_help_teaches(run):
@@ -111,3 +110,27 @@ def test_solve_bad_input_is_one_line_exit_2(run, args, message, tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     res = run("solve", *args)
     assert res.exit_code == 2 and message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_random_is_reproducible_and_readable(run):
+    a = run("random", "--n", 6, "--c", 3, "--count", 5, "--seed", 11).stdout.split()
+    assert a == run("random", "--n", 6, "--c", 3, "--count", 5, "--seed", 11).stdout.split()
+    assert len(a) == 5 and all(parse_state(s)[0].c == 3 for s in a)
+    assert a[:2] == run("random", "--n", 6, "--c", 3, "--count", 2, "--seed", 11).stdout.split()
+    fresh = run("random", "--n", 4, "--c", 2)
+    assert len(fresh.stdout.split()) == 1 and "seed" in fresh.stderr
+    rows = [json.loads(x) for x in run("random", "--n", 4, "--c", 4, "--count", 3, "--seed", 1, "--json").stdout.splitlines()]
+    assert [r["index"] for r in rows] == [0, 1, 2] and rows[0]["seed"] == 1
+
+
+def test_random_feeds_lookup(run, db4):
+    states = run("random", "--n", 4, "--c", 4, "--count", 100, "--seed", 5).stdout
+    res = run("lookup", "-", "--json", "--db", db4, input=states)
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 100
+
+
+@pytest.mark.parametrize("args", [["--n", "5", "--c", "2"], ["--n", "4", "--c", "2", "--count", "0"],
+                                  ["--n", "4", "--c", "2", "--seed", "-1"]])
+def test_random_bad_input(run, args):
+    res = run("random", *args)
+    assert res.exit_code == 2 and "Traceback" not in res.output

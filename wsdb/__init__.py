@@ -8,14 +8,28 @@ Library use (the CLI is a thin layer over these)::
     ans.distance, ans.moves
     sol = wsdb.solve("123412/341234/214321/432143/123412/341234", db="db/wsdb.sqlite")
     sol.moves, sol.length, sol.lower_bound, sol.optimal
+
+The package is layered; each subpackage imports only the ones below it:
+``solver`` -> ``db`` -> ``engine`` -> ``puzzle`` (docs/architecture.md).
 """
-__version__ = "0.1.0"  # before the imports: store.py records it in each build row
+from importlib.metadata import version
 
-from .build import build
+from .db.build import build
+from .db.lookup import lookup, lookup_many, stored_builds, stored_levels
+from .db.verify import verify
 from .errors import WsdbError
-from .puzzle import format_state, parse_state, wrapslide
-from .query import lookup, lookup_many
-from .solve import solve, solve_many
-from .verify import verify
+from .puzzle import format_state, parse_state, random_states, wrapslide
 
-__all__ = ["build", "lookup", "lookup_many", "solve", "solve_many", "verify", "parse_state", "format_state", "wrapslide", "WsdbError"]
+__version__ = version("wsdb")
+
+
+def __getattr__(name: str):
+    # The solver loads numba (about 0.4 s); a lookup should not pay for it.
+    if name in ("solve", "solve_many"):
+        from .solver import solve as module
+        return getattr(module, name)
+    raise AttributeError(f"module 'wsdb' has no attribute {name!r}")
+
+
+__all__ = ["build", "lookup", "lookup_many", "stored_builds", "stored_levels", "solve", "solve_many",
+           "verify", "parse_state", "format_state", "random_states", "wrapslide", "WsdbError"]

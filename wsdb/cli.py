@@ -36,7 +36,27 @@ def clean_errors(f):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """click, but a usage error (a wrong option, a value out of range) is
+    one line on stderr with exit status 2, like every other bad input."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as e:
+            where = f" (see `{e.ctx.command_path} --help`)" if e.ctx is not None else ""
+            click.echo(f"wsdb: {e.format_message()}{where}", err=True)
+            sys.exit(2)
+        except click.ClickException as e:
+            click.echo(f"wsdb: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("wsdb: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wsdb")
 def main():
     """God-number databases and solvers for the puzzle Wrapslide.
@@ -78,7 +98,13 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
     Prints one progress line per level on stderr. The write is a single
     transaction: an interrupted build leaves the database as it was.
     """
-    from .build import build as run_build
+    from .db.build import build as run_build
+    from .db.location import resolve
+
+    def starting():
+        if not quiet:
+            click.echo(f"wsdb: building {n}x{n} {c}-colour ({root} roots) in {resolve(db).label}", err=True)
+            _compile_notice("engine", "expand")
 
     def progress(level, seconds):
         if not quiet:
@@ -86,7 +112,8 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
                        f"  {seconds:8.2f} s", err=True)
 
     try:
-        tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force, progress=progress)
+        tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force, progress=progress,
+                               starting=starting)
     except KeyboardInterrupt:
         click.echo("wsdb: build interrupted; the database is unchanged", err=True)
         sys.exit(130)
@@ -100,6 +127,18 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
                 else f"depths 0-{row['height']} (partial)")
         click.echo(f"{n}x{n} {c}-colour: {row['classes']:,} classes, {row['states']:,} states, {what}; "
                    f"{row['seconds']:.2f} s search")
+
+
+def _compile_notice(layer: str, kernel: str) -> None:
+    """Say so before numba compiles kernels (once per install, seconds of
+    silence otherwise)."""
+    import importlib
+
+    module = importlib.import_module(f"wsdb.{layer}.kernels")
+    from .engine.kernels import cached
+
+    if not cached(getattr(module, kernel)):
+        click.echo("wsdb: compiling kernels, once, about 10-30 s", err=True)
 
 
 def _read_states(state: str) -> list[str]:
@@ -120,7 +159,7 @@ def lookup(state, db, as_json):
     STATE '-' reads one state per line from stdin (batch mode). Every
     sequence can be checked with `wsdb apply STATE MOVES...`.
     """
-    from .query import lookup_many
+    from .db.lookup import lookup_many
 
     for ans in lookup_many(_read_states(state), db=db):
         if as_json:
@@ -162,10 +201,12 @@ def solve(state, method, time_limit, length_only, db, as_json):
       wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # ~30 s + ~40 s
       wsdb solve 123412/341234/214321/432143/123412/341234
     """
-    from .solve import iter_solve
+    from .solver.solve import iter_solve
 
-    for sol in iter_solve(_read_states(state), db=db, method=method, time_limit=time_limit,
-                          length_only=length_only):
+    solutions = iter_solve(_read_states(state), db=db, method=method, time_limit=time_limit,
+                           length_only=length_only)   # checks everything before anything runs
+    _compile_notice("solver", "score_children")
+    for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
             continue
@@ -211,8 +252,8 @@ def verify(n, c, root, db, as_json):
     Exit 1 naming the first violation."""
     from dataclasses import asdict
 
+    from .db.verify import verify as run_verify
     from .puzzle import check_grid
-    from .verify import verify as run_verify
 
     check_grid(n, c)
     report = run_verify(n, c, db=db, root=root)
@@ -228,32 +269,221 @@ def verify(n, c, root, db, as_json):
     sys.exit(0 if report.ok else 1)
 
 
+def grid_options(required: bool):
+    """--n, --c and --root, shared by the commands that read one build."""
+    def wrap(f):
+        f = click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
+                         help="Tree kind: grown from all solved states, or from the thesis' single root.")(f)
+        f = click.option("--c", "c", type=int, required=required, default=None,
+                         help="Number of colours, 2-4." + ("" if required else " With --n: one build only."))(f)
+        return click.option("--n", "n", type=int, required=required, default=None,
+                            help="Grid size (even)." + ("" if required else " With --c: one build only."))(f)
+    return wrap
+
+
 @main.command()
-@click.option("--n", "n", type=int, default=None, help="Show the levels of this grid size.")
-@click.option("--c", "c", type=int, default=None, help="... and colour count.")
-@click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True)
+@grid_options(required=False)
 @db_option
 @json_option
 @clean_errors
 def info(n, c, root, db, as_json):
-    """List stored builds, or with --n/--c the classes and states per depth."""
-    from .store import Store
+    """List stored builds with their size on disk, or with --n/--c the
+    classes and states per depth of one build (`wsdb stats` tells more)."""
+    from .db.lookup import stored_levels
 
-    store = Store.open(db)
-    if n is None or c is None:
-        rows = store.build_rows()
+    if n is None and c is None:
+        from .stats import builds
+
+        from .stats.figures import _plain
+
+        rows = [_plain(r) for r in builds(db, root=None).to_dict("records")]
         if as_json:
             click.echo(json.dumps(rows))
-        for r in [] if as_json else rows:
+            return
+        for r in rows:
             god = f"God number {r['god_number']}" if r["complete"] else f"partial to depth {r['height']}"
+            size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
+            cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
             click.echo(f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): {r['classes']:,} classes, "
-                       f"{r['states']:,} states, {god}; built {r['built_at']} in {r['seconds']:.1f} s")
+                       f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
+                       f"in {r['seconds']:.1f} s")
         return
-    store.require_build(n, c, root)
-    rows = store.level_rows(n, c, root)
+    if n is None or c is None:
+        raise WsdbError("give both --n and --c, or neither (every build)")
+    rows = stored_levels(n, c, db, root)
     if as_json:
         click.echo(json.dumps(rows))
         return
     click.echo(f"{'depth':>5} {'classes':>14} {'states':>22}")
     for r in rows:
         click.echo(f"{r['depth']:>5} {r['classes']:>14,} {r['states']:>22,}")
+
+
+def _size(size) -> str:
+    return f"{size / 2**20:,.1f} MiB" if size >= 2**20 else f"{size / 1024:,.0f} KiB"
+
+
+STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
+
+
+@main.command()
+@grid_options(required=False)
+@click.option("--antipodes", "first", type=click.IntRange(0, 1000), default=3, show_default=True,
+              help="How many antipodes (classes at the God number) to draw.")
+@click.option("--table", type=click.Choice(STATS_TABLES), default=None,
+              help="With --json or --csv: just this table, one row per line "
+                   "(--csv prints levels unless told otherwise).")
+@click.option("--csv", "as_csv", is_flag=True, help="Print a table as CSV (see --table).")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw FILE.png (states per depth, log scale, God number marked) and "
+                   "FILE-symmetry.png (the symmetry profile).")
+@db_option
+@json_option
+@clean_errors
+def stats(n, c, root, first, table, as_csv, plot, db, as_json):
+    """What the stored builds say: states and classes per depth, God
+    number (or where a partial tree stops), mean distance over states and
+    over classes, antipodes drawn as grids, and how symmetric the classes
+    are (orbit sizes). Every build, or one with --n/--c.
+
+    \b
+    The same figures from Python: wsdb.stats.summary(db), .levels(db),
+    .antipodes(db, n, c), .orbit_profile(db, n, c), as pandas DataFrames;
+    in SQL: docs/sql.md.
+    """
+    from .stats import figures
+
+    if as_json and as_csv:
+        raise WsdbError("--json and --csv: expected one of them")
+    if table and not (as_json or as_csv):
+        raise WsdbError("--table goes with --json or --csv")
+    if plot:
+        from pathlib import Path
+
+        from .stats.plots import plot_levels, plot_symmetry
+
+        out = Path(plot)
+        plot_levels(db, out, n, c, root)
+        sym = plot_symmetry(db, out.with_name(f"{out.stem}-symmetry{out.suffix or '.png'}"), n, c, root)
+        click.echo(f"wsdb: drew {out} and {sym}", err=True)
+    if as_csv or (as_json and table):
+        df = _stats_table(figures, table or "levels", db, n, c, root, first)
+        if as_csv:
+            click.echo(df.to_csv(index=False), nl=False)
+        else:
+            for row in df.to_dict("records"):
+                click.echo(json.dumps(figures._plain(row)))
+        return
+    reports = figures.report(db, n, c, root, first)
+    if not reports:
+        raise WsdbError("no builds stored yet: run `wsdb build --n N --c C` first")
+    for rep in reports:
+        if as_json:
+            click.echo(json.dumps(rep))
+        else:
+            _print_report(rep)
+
+
+def _stats_table(figures, table, db, n, c, root, first):
+    import pandas as pd
+
+    if table in ("summary", "levels"):
+        return getattr(figures, table)(db, n, c, root)
+    store = figures._store(db)
+    frames = []
+    for b in figures.summary(store, n, c, root).itertuples():
+        if table == "orbits":
+            df = figures.orbit_profile(store, b.n, b.c, b.root)
+        elif b.complete:
+            df = figures.antipodes(store, b.n, b.c, b.root, limit=first or None)
+        else:
+            continue
+        df.insert(0, "root", b.root)
+        df.insert(0, "c", b.c)
+        df.insert(0, "n", b.n)
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _print_report(r: dict) -> None:
+    head = f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): "
+    if r["complete"]:
+        click.echo(head + f"complete, God number {r['god_number']}")
+    else:
+        click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is more than {r['height']} "
+                   "or unknown")
+    share = "all of them" if r["complete"] else f"{100 * r['coverage']:.3g}% of all {r['all_states']:,}"
+    click.echo(f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
+               f"in {r['seconds']:.1f} s by wsdb {r['version']}"
+               + (f", depth limit {r['max_depth']}" if r["max_depth"] is not None else ""))
+    if r["complete"]:
+        click.echo(f"  mean distance {r['mean_distance_states']:.4f} over states, "
+                   f"{r['mean_distance_classes']:.4f} over classes")
+    click.echo(f"  {'depth':>5} {'classes':>14} {'states':>26} {'cumulative':>11}")
+    for lv in r["levels"]:
+        click.echo(f"  {lv['depth']:>5} {lv['classes']:>14,} {lv['states']:>26,} "
+                   f"{100 * lv['cumulative_share']:>10.4f}%")
+    if r["complete"]:
+        click.echo(f"  antipodes: {r['antipode_classes']:,} classes, {r['antipode_states']:,} states"
+                   + (f"; the first {len(r['first_antipodes'])}:" if r["first_antipodes"] else ""))
+        grids = [g.split("/") for g in r["first_antipodes"]]
+        for row in zip(*grids):
+            click.echo("    " + "    ".join(row))
+    click.echo("  symmetry profile (symmetries fixing a class: classes, states):")
+    for o in r["orbit_profile"]:
+        click.echo(f"    {o['symmetries']:>4} {o['classes']:>14,} classes {o['states']:>22,} states "
+                   f"(orbit size {o['orbit_size']})")
+
+
+@main.command("random")
+@click.option("--n", "n", type=int, required=True, help="Grid size (even).")
+@click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")
+@click.option("--count", type=click.IntRange(1, 10_000_000), default=1, show_default=True,
+              help="How many states.")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Seed for a reproducible draw (default: a fresh one, printed on stderr).")
+@json_option
+@clean_errors
+def random_cmd(n, c, count, seed, as_json):
+    """Print uniformly random states, one per line: every arrangement of
+    the colours is equally likely (a random permutation of the cells, not a
+    random walk from solved). Pipe them to `lookup -` or `solve -`.
+    """
+    import secrets
+
+    import numpy as np
+
+    from .puzzle import check_grid, format_states, random_states, wrapslide
+
+    check_grid(n, c)
+    if seed is None:
+        seed = secrets.randbits(32)
+        click.echo(f"wsdb: seed {seed}", err=True)
+    puzzle = wrapslide(n, c)
+    rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
+    step = 100_000
+    for start in range(0, count, step):   # in chunks: a million states need no big array
+        cells = random_states(puzzle, min(step, count - start), rng)
+        lines = format_states(cells, n).tolist()
+        if as_json:
+            lines = [json.dumps({"n": n, "c": c, "seed": seed, "index": start + i, "state": x})
+                     for i, x in enumerate(lines)]
+        click.echo("\n".join(lines))
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@grid_options(required=True)
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
+              help="Default: from FILE's suffix.")
+@db_option
+@clean_errors
+def export(file, n, c, root, fmt, db):
+    """Write the classes of one build to FILE (CSV or Parquet): rep, grid,
+    depth, parent, orbit_size. Streams in chunks, so big builds export in
+    bounded memory; the file appears only when it is complete.
+    Parquet needs pyarrow (pip install 'wsdb[parquet]')."""
+    from .stats.export import export as run_export
+
+    rows = run_export(n, c, file, fmt, db, root)
+    click.echo(f"wrote {rows:,} classes of {n}x{n} {c}-colour to {file}")

@@ -1,0 +1,38 @@
+"""Which database --db / WSDB_DB / the default names (wsdb/db/location.py)."""
+import pytest
+
+import wsdb
+from wsdb.db.location import DEFAULT_DB, resolve
+from wsdb.db.store import Store
+from wsdb.errors import WsdbError
+
+
+def test_default_path_and_environment(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WSDB_DB", raising=False)
+    where = resolve(None)
+    assert where.path == (tmp_path / DEFAULT_DB).resolve() and not where.explicit and where.missing
+    monkeypatch.setenv("WSDB_DB", str(tmp_path / "env.sqlite"))
+    where = resolve(None)
+    assert where.path == tmp_path / "env.sqlite" and where.explicit
+
+
+def test_wsdb_db_environment_variable_and_urls(tmp_path, monkeypatch):
+    db = tmp_path / "env.sqlite"
+    monkeypatch.setenv("WSDB_DB", str(db))
+    wsdb.build(4, 2)
+    assert wsdb.lookup("1122/1122/2222/2222").distance == 0
+    assert wsdb.lookup("1122/1122/2222/2222", db=f"sqlite:///{db}").distance == 0
+
+
+def test_non_sqlite_url_is_refused():
+    with pytest.raises(WsdbError, match="sqlite"):
+        resolve("postgresql://localhost/wsdb")
+
+
+def test_open_if_present_only_excuses_the_default(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("WSDB_DB", raising=False)
+    assert Store.open_if_present(None) is None
+    with pytest.raises(WsdbError, match="no database"):
+        Store.open_if_present(tmp_path / "named.sqlite")

@@ -1,0 +1,93 @@
+"""The database layer (wsdb/db/store.py): schema by Alembic, foreign or
+missing databases refused, interrupted builds leave no trace."""
+import hashlib
+import sqlite3
+
+import pytest
+
+import wsdb
+from wsdb.db import build as build_module
+from wsdb.db.store import HEAD, Store
+from wsdb.engine.keys import KeyLayout
+from wsdb.errors import WsdbError
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_schema_comes_from_the_migrations(tmp_path):
+    db = tmp_path / "new.sqlite"
+    Store.open(db, create=True)
+    with sqlite3.connect(db) as conn:
+        names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+        version = conn.execute("select version_num from alembic_version").fetchone()[0]
+    assert {"builds", "levels", "classes", "alembic_version"} <= names and version == HEAD
+
+
+def test_missing_database_is_not_created(tmp_path):
+    with pytest.raises(WsdbError, match="no database at"):
+        wsdb.lookup("1212/3434/1243/3421", db=tmp_path / "nope.sqlite")
+    assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_foreign_and_broken_databases_are_refused_untouched(tmp_path):
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("create table people (name text)")
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    for path, fragment in [(foreign, "not a wsdb database"), (garbage, "not a SQLite database")]:
+        before = digest(path)
+        for call in (lambda: wsdb.lookup("1212/3434/1243/3421", db=path),
+                     lambda: wsdb.build(4, 2, db=path)):
+            with pytest.raises(WsdbError, match=fragment):
+                call()
+        assert digest(path) == before
+
+
+def test_unbuilt_grid_says_how_to_build_it(db4):
+    with pytest.raises(WsdbError, match="wsdb build --n 6 --c 2"):
+        wsdb.lookup("111222/111222/111222/222222/222222/222222", db=db4)
+
+
+def test_interrupted_build_keeps_the_old_tree(tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    wsdb.build(4, 2, db=db, max_depth=3)
+    before = Store.open(db).level_rows(4, 2)
+    calls = {"n": 0}
+    real = build_module.format_states
+
+    def dying(*args, **kwargs):   # dies while the rows of level 4 are written
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "format_states", dying)
+    with pytest.raises(KeyboardInterrupt):
+        wsdb.build(4, 2, db=db, force=True)
+    s = Store.open(db)
+    assert s.level_rows(4, 2) == before
+    assert s.build_row(4, 2)["height"] == 3 and not s.build_row(4, 2)["complete"]
+
+
+def test_keys_and_depths_match_the_full_load(db4):
+    store = Store.open(db4)
+    layout = KeyLayout.for_colours(16, 4)
+    reps, depths, _, _ = store.load(4, 4, layout)
+    keys, dep = store.keys_and_depths(4, 4, layout, chunk=1000)   # many chunks
+    assert (keys == reps).all() and (dep == depths).all()
+
+
+def test_fetch_finds_stored_keys_and_their_parents(db4):
+    store = Store.open(db4)
+    layout = KeyLayout.for_colours(16, 4)
+    reps, depths, parents, _ = store.load(4, 4, layout)
+    pick = [0, 5, len(reps) // 2, len(reps) - 1]
+    found, depth, par = store.fetch(4, 4, layout, reps[pick])
+    assert found.all() and (depth == depths[pick]).all()
+    deeper = depth > 0
+    assert (par[deeper] == parents[pick][deeper]).all()
+    missing = layout.encode([[3] * 16])   # not a 4x4 four-colour state at all
+    assert store.fetch(4, 4, layout, missing)[0].tolist() == [False]

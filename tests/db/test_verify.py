@@ -1,0 +1,60 @@
+"""wsdb verify (wsdb/db/verify.py) passes good builds and names corruption."""
+import shutil
+import sqlite3
+
+import pytest
+
+import wsdb
+from wsdb.engine import get_engine
+
+
+@pytest.fixture
+def copy4(db4, tmp_path):
+    path = tmp_path / "copy.sqlite"
+    shutil.copy(db4, path)
+    return path
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_good_builds_verify(db4, c):
+    report = wsdb.verify(4, c, db=db4)
+    assert report.ok and report.states == wsdb.wrapslide(4, c).states
+
+
+def test_single_root_tree_verifies(tmp_path):
+    db = tmp_path / "s.sqlite"
+    wsdb.build(4, 3, db=db, root="single")
+    assert wsdb.verify(4, 3, db=db, root="single").ok
+
+
+@pytest.mark.parametrize("tamper, fragment", [
+    ("update classes set depth = 7 where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=9 limit 1)",
+     "parent at depth"),
+    ("update classes set parent = (select rep from classes where n=4 and c=3 and depth=7 limit 1) "
+     "where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=8 order by rep limit 1)",
+     "not one move from its parent"),
+    ("delete from classes where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=10 limit 1)",
+     "not stored"),
+    ("update classes set orbit_size = orbit_size + 1 where n=4 and c=3 and depth = 5", "levels row"),
+    ("update levels set classes = classes + 1 where n=4 and c=3 and depth = 4", "levels row for depth 4"),
+])
+def test_corruption_is_named(copy4, run, tamper, fragment):
+    with sqlite3.connect(copy4) as conn:
+        conn.execute(tamper)
+    report = wsdb.verify(4, 3, db=copy4)
+    assert not report.ok and fragment in report.problem
+    result = run("verify", "--n", 4, "--c", 3, "--db", copy4)
+    assert result.exit_code == 1 and "FAILED" in result.stdout
+
+
+def test_non_canonical_representative_is_named(copy4):
+    # replace a representative by a larger member of its own class
+    eng = get_engine(4, 3)
+    with sqlite3.connect(copy4) as conn:
+        rep = conn.execute("select rep from classes where n=4 and c=3 and depth=10 limit 1").fetchone()[0]
+        cells = eng.decode(eng.layout.from_sql([rep]))[0]
+        other = max(eng.layout.to_int(eng.encode(cells[g])[0]) for g in eng.puzzle.maps)
+        assert other != rep
+        conn.execute("update classes set rep = ? where n=4 and c=3 and rep = ?", (other, rep))
+    report = wsdb.verify(4, 3, db=copy4)
+    assert not report.ok and "not the smallest member" in report.problem

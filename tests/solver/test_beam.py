@@ -1,0 +1,44 @@
+"""Beam search (wsdb/solver/beam.py): its paths are real, its hand-overs
+to the stored tree exact, its waypoints reachable."""
+import time
+
+import numpy as np
+
+import wsdb
+from wsdb.db.store import Store
+from wsdb.puzzle import random_states, wrapslide
+from wsdb.solver.beam import beam_search
+from wsdb.solver.guide import guide_for
+
+
+def test_found_paths_lead_to_the_meeting_state(tmp_path, exact_distance):
+    db = tmp_path / "b.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=4)
+    p = wrapslide(4, 4)
+    guide = guide_for(p, Store.open(db))
+    distance = exact_distance(4)
+    for cells in random_states(p, 6, seed=7):
+        found, waypoints = beam_search(guide, cells, 2000, time.perf_counter() + 10)
+        assert found is not None
+        meet = p.apply(cells, found.path)
+        assert (meet == found.meet).all()
+        assert found.rest == distance(meet) and found.length >= distance(cells)
+        for x, path in waypoints:
+            assert (p.apply(cells, path) == x).all()
+
+
+def test_width_one_is_still_sound(db4):
+    p = wrapslide(4, 3)
+    guide = guide_for(p, Store.open(db4))
+    answered = 0
+    for cells in random_states(p, 10, seed=8):
+        before = cells.copy()
+        found, _ = beam_search(guide, cells, 1, time.perf_counter() + 5)
+        assert np.array_equal(cells, before)   # the start is not modified
+        if found is None:   # a width-one beam may stall; when it answers, the answer is real
+            continue
+        answered += 1
+        meet = p.apply(cells, found.path)
+        assert (meet == found.meet).all() and (found.rest > 0 or p.is_solved(meet))
+    assert answered   # the 4x4 three-colour tree is complete: every beam state hands over

@@ -1,0 +1,87 @@
+"""The solver facade (wsdb/solver/solve.py): exact where the database
+covers the state, verified and honest everywhere else."""
+import pytest
+
+import wsdb
+from wsdb.puzzle import format_state, random_states, wrapslide
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_auto_is_optimal_where_the_tree_is_complete(db4, exact_distance, c):
+    distance = exact_distance(c)
+    p = wrapslide(4, c)
+    for cells in random_states(p, 20, seed=10 + c):
+        sol = wsdb.solve(format_state(cells), db=db4)
+        assert sol.method == "stored" and sol.optimal
+        assert sol.length == sol.lower_bound == distance(cells) == len(sol.moves)
+        assert p.is_solved(p.apply(cells, sol.moves))
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_beam_is_sound_and_its_bound_proven(db4, exact_distance, c):
+    distance = exact_distance(c)
+    p = wrapslide(4, c)
+    for cells in random_states(p, 10, seed=20 + c):
+        sol = wsdb.solve(format_state(cells), db=db4, method="beam")
+        assert p.is_solved(p.apply(cells, sol.moves)) and len(sol.moves) == sol.length
+        assert sol.lower_bound <= distance(cells) <= sol.length
+        assert sol.optimal == (sol.length == sol.lower_bound)
+
+
+def test_partial_tree_hands_over_and_bounds(tmp_path, exact_distance):
+    """With the 4x4 four-colour tree stored to depth 5 only, a deeper state
+    gets lower bound >= 6, and a beam state found in the tree is finished
+    with its stored optimal tail."""
+    db = tmp_path / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=5)
+    distance = exact_distance(4)
+    p = wrapslide(4, 4)
+    deep = [x for x in random_states(p, 40, seed=3) if distance(x) > 5][:8]
+    for cells in deep:
+        sol = wsdb.solve(format_state(cells), db=db)
+        assert sol.method == "beam"
+        assert 6 <= sol.lower_bound <= distance(cells) <= sol.length
+        assert p.is_solved(p.apply(cells, sol.moves))
+    shallow = p.apply(p.solved[0], ["T1", "L2", "B3", "R1"])   # at most 4 moves from solved
+    sol = wsdb.solve(format_state(shallow), db=db)
+    assert sol.method == "stored" and sol.length == distance(shallow)
+
+
+@pytest.mark.parametrize("c", [2, 3, 4])
+def test_8x8_without_any_database_terminates_verified(tmp_path, monkeypatch, c):
+    monkeypatch.chdir(tmp_path)            # no db/wsdb.sqlite here
+    monkeypatch.delenv("WSDB_DB", raising=False)
+    p = wrapslide(8, c)
+    cells = random_states(p, 1, seed=c)[0]
+    sol = wsdb.solve(format_state(cells), time_limit=10)
+    assert p.is_solved(p.apply(cells, sol.moves))
+    assert sol.lower_bound >= 1 and not sol.optimal
+    assert not (tmp_path / "db").exists()   # nothing written
+
+
+def test_time_limit_still_gives_a_verified_sequence(db4):
+    p = wrapslide(8, 4)
+    cells = random_states(p, 1, seed=9)[0]
+    sol = wsdb.solve(format_state(cells), db=db4, time_limit=0.001)
+    assert sol.timed_out and "exchange" in sol.method
+    assert p.is_solved(p.apply(cells, sol.moves))
+
+
+def test_solved_state_and_length_only(db4):
+    sol = wsdb.solve("1122/1122/2222/2222", db=db4)
+    assert sol.length == 0 and sol.moves == [] and sol.optimal
+    p = wrapslide(4, 4)
+    cells = random_states(p, 1, seed=1)[0]
+    full = wsdb.solve(format_state(cells), db=db4)
+    short = wsdb.solve(format_state(cells), db=db4, length_only=True)
+    assert short.moves is None and short.length == full.length
+
+
+def test_bad_arguments(db4):
+    with pytest.raises(wsdb.WsdbError, match="unknown method"):
+        wsdb.solve("1122/1122/3344/3434", db=db4, method="magic")
+    with pytest.raises(wsdb.WsdbError, match="time limit"):
+        wsdb.solve("1122/1122/3344/3434", db=db4, time_limit=0)
+    with pytest.raises(wsdb.WsdbError, match="state 2"):
+        wsdb.solve_many(["1122/1122/3344/3434", "12"], db=db4)

@@ -1,0 +1,71 @@
+"""Exports (wsdb/stats/export.py): every class, streamed, and nothing
+half-written."""
+import csv
+
+import pyarrow.parquet as pq
+import pytest
+
+import wsdb
+from wsdb.db.store import Store
+from wsdb.engine.keys import KeyLayout
+from wsdb.errors import WsdbError
+from wsdb.stats.export import export
+
+
+def stored(db, n, c):
+    layout = KeyLayout.for_colours(n * n, c)
+    reps, depth, parents, orbits = Store.open(db).load(n, c, layout)
+    return {layout.to_int(r): (int(d), layout.to_int(p) if d else None, int(o))
+            for r, d, p, o in zip(reps, depth, parents, orbits)}
+
+
+def test_csv_holds_every_class_in_small_chunks(db4, tmp_path):
+    out = tmp_path / "c3.csv"
+    assert export(4, 3, out, db=db4, chunk=1000) == 14523
+    with open(out) as f:
+        rows = list(csv.DictReader(f))
+    want = stored(db4, 4, 3)
+    got = {int(r["rep"]): (int(r["depth"]), int(r["parent"]) if r["parent"] else None, int(r["orbit_size"]))
+           for r in rows}
+    assert got == want
+    assert all(wsdb.parse_state(r["grid"])[0].n == 4 for r in rows[:50])
+
+
+def test_parquet_with_wide_keys_as_decimal_text(tmp_path):
+    db = tmp_path / "w.sqlite"
+    wsdb.build(6, 4, db=db, max_depth=3)
+    out = tmp_path / "w.parquet"
+    count = export(6, 4, out, db=db, chunk=50)
+    table = pq.read_table(out).to_pydict()
+    assert count == len(table["rep"]) == Store.open(db).build_row(6, 4)["classes"]
+    want = stored(db, 6, 4)
+    got = {int(r): (d, int(p) if p else None, o)
+           for r, d, p, o in zip(table["rep"], table["depth"], table["parent"], table["orbit_size"])}
+    assert got == want
+
+
+def test_failures_leave_no_file_and_keep_an_old_one(db4, tmp_path, monkeypatch):
+    with pytest.raises(WsdbError, match="does not exist"):
+        export(4, 2, tmp_path / "no" / "x.csv", db=db4)
+    with pytest.raises(WsdbError, match="expected csv or parquet"):
+        export(4, 2, tmp_path / "x.txt", db=db4)
+    old = tmp_path / "old.csv"
+    old.write_text("precious\n")
+
+    def dying(*args, **kwargs):
+        yield [(1, "1111", 0, None, 1)]
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Store, "iter_classes", dying)
+    with pytest.raises(WsdbError, match="No space left"):
+        export(4, 2, old, db=db4)
+    assert old.read_text() == "precious\n" and sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"]
+
+
+def test_the_command(run, db4, tmp_path):
+    res = run("export", tmp_path / "a.csv", "--n", 4, "--c", 2, "--db", db4)
+    assert res.exit_code == 0 and "wrote 78 classes" in res.stdout
+    res = run("export", tmp_path / "a.dat", "--n", 4, "--c", 2, "--format", "parquet", "--db", db4)
+    assert res.exit_code == 0 and pq.read_table(tmp_path / "a.dat").num_rows == 78
+    res = run("export", tmp_path / "b.csv", "--n", 6, "--c", 2, "--db", db4)
+    assert res.exit_code == 2 and "wsdb build --n 6 --c 2" in res.stderr

@@ -1,0 +1,38 @@
+"""The pictures (wsdb/stats/plots.py): real PNG files, one panel per build."""
+import pytest
+
+import wsdb
+from wsdb.errors import WsdbError
+from wsdb.stats.plots import plot_levels, plot_symmetry
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_both_figures_are_written(db4, tmp_path):
+    for draw in (plot_levels, plot_symmetry):
+        out = draw(db4, tmp_path / f"{draw.__name__}.png")
+        data = out.read_bytes()
+        assert data.startswith(PNG) and len(data) > 20_000
+
+
+def test_the_command_writes_both(run, db4, tmp_path):
+    res = run("stats", "--plot", tmp_path / "f.png", "--n", 4, "--c", 3, "--db", db4)
+    assert res.exit_code == 0
+    assert (tmp_path / "f.png").read_bytes().startswith(PNG)
+    assert (tmp_path / "f-symmetry.png").read_bytes().startswith(PNG)
+
+
+def test_partial_builds_are_drawn_and_an_empty_database_refused(tmp_path):
+    db = tmp_path / "p.sqlite"
+    wsdb.build(6, 4, db=db, max_depth=2)
+    assert plot_levels(db, tmp_path / "p.png").exists()
+    empty = tmp_path / "e.sqlite"
+    from wsdb.db.store import Store
+    Store.open(empty, create=True)
+    with pytest.raises(WsdbError, match="no builds"):
+        plot_levels(empty, tmp_path / "e.png")
+
+
+def test_unwritable_target_is_one_line(run, db4, tmp_path):
+    res = run("stats", "--plot", tmp_path / "missing" / "f.png", "--db", db4)
+    assert res.exit_code == 2 and "cannot write" in res.stderr and len(res.stderr.strip().splitlines()) == 1

@@ -1,0 +1,86 @@
+"""The package's layers (docs/architecture.md): subpackages import only the
+ones below them, numba lives only in the kernels, SQL only in the db layer."""
+import ast
+from pathlib import Path
+
+import pytest
+
+import wsdb
+
+PACKAGE = Path(wsdb.__file__).parent
+#: lower imports nothing higher; errors.py is the shared base of all layers
+LAYERS = ["errors", "puzzle", "engine", "db", "solver"]
+TOP = len(LAYERS)   # cli, the package __init__ and anything else on top
+
+
+def layer(module: str) -> int:
+    """The layer of a dotted module name inside wsdb."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "wsdb":
+        raise ValueError(module)
+    return LAYERS.index(parts[1]) if parts[1] in LAYERS else TOP
+
+
+def imports(module: str, source: str) -> set[str]:
+    """Absolute names of the wsdb modules (and third-party top names) that
+    ``source`` imports; ``module`` is its own dotted name, for relative imports."""
+    here = module.split(".")
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - node.level]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module
+            out.add(name)
+            out |= {f"{name}.{a.name}" for a in node.names if name.startswith("wsdb")}
+    return out
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1] + ["__init__"]
+        yield ".".join(parts), path.read_text()
+
+
+def upward(module: str, source: str) -> list[str]:
+    """The imports of ``module`` that reach a higher layer."""
+    mine = layer(module)
+    if mine == TOP:
+        return []
+    bad = []
+    for name in imports(module, source):
+        if name.startswith("wsdb.") and layer(name) > mine:
+            bad.append(name)
+        if name == "wsdb":   # the package __init__ sits on top
+            bad.append(name)
+    return sorted(bad)
+
+
+def test_subpackages_import_only_downward():
+    problems = {m: upward(m, src) for m, src in modules()}
+    assert {m: b for m, b in problems.items() if b} == {}
+
+
+def test_the_check_catches_an_upward_import():
+    assert upward("wsdb.db.store", "from ..solver.guide import Guide\n") == ["wsdb.solver.guide", "wsdb.solver.guide.Guide"]
+    assert upward("wsdb.puzzle.text", "from .. import __version__\n") == ["wsdb", "wsdb.__version__"]
+    assert upward("wsdb.engine.keys", "import wsdb.db.store\n") == ["wsdb.db.store"]
+    assert upward("wsdb.solver.beam", "from ..db.store import Store\n") == []
+
+
+@pytest.mark.parametrize("library, allowed", [
+    ("numba", {"wsdb.engine.kernels", "wsdb.solver.kernels"}),
+    ("sqlalchemy", {"wsdb.db.store", "wsdb.db.location", "wsdb.db.migrations.env",
+                    "wsdb.db.migrations.versions.0001_initial"}),
+    ("alembic", {"wsdb.db.store", "wsdb.db.migrations.env", "wsdb.db.migrations.versions.0001_initial"}),
+])
+def test_libraries_stay_in_their_layer(library, allowed):
+    users = {m for m, src in modules() if any(i.split(".")[0] == library for i in imports(m, src))}
+    assert users <= allowed, users - allowed

@@ -1,0 +1,38 @@
+"""Arrays derived from a stored build, cached beside the database file.
+
+The solver derives tables from stored trees (a gather table, a tree's sorted
+keys); deriving takes seconds to minutes, reading a ``.npy`` file takes
+milliseconds. A cache file is named after the build's time and class count,
+so a rebuild invalidates it, and it is written atomically, so a killed run
+leaves no half-written file. In-memory databases get no cache.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+
+def cache_file(db_path: Path | None, name: str, build: dict) -> Path | None:
+    """Where the array ``name`` derived from ``build`` is cached, or None."""
+    if db_path is None:
+        return None
+    stamp = "".join(ch for ch in str(build["built_at"]) if ch.isdigit())
+    return db_path.with_name(f"{db_path.name}.cache") / f"{name}-{stamp}-{build['classes']}.npy"
+
+
+def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[], np.ndarray],
+                 mmap: bool = False) -> np.ndarray:
+    """``make()``, saved at :func:`cache_file` the first time and read from
+    there afterwards (memory-mapped with ``mmap``)."""
+    path = cache_file(db_path, name, build)
+    if path is not None and path.exists():
+        return np.load(path, mmap_mode="r" if mmap else None)
+    array = make()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npy")
+        np.save(tmp, array)
+        tmp.replace(path)
+    return array

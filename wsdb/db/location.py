@@ -1,0 +1,54 @@
+"""Where the database is: ``--db``, else ``$WSDB_DB``, else
+``db/wsdb.sqlite`` under the current directory. The one place that decides.
+
+A value with ``://`` is a SQLAlchemy URL; anything else is a file path.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from ..errors import WsdbError
+
+DEFAULT_DB = "db/wsdb.sqlite"
+
+
+@dataclass(frozen=True)
+class Location:
+    """A resolved database: its URL, its file (None for servers and
+    in-memory databases) and whether the user named it."""
+
+    url: str
+    path: Path | None
+    explicit: bool
+
+    @property
+    def label(self) -> str:
+        """How messages name the database."""
+        return str(self.path) if self.path else self.url
+
+    @property
+    def missing(self) -> bool:
+        """A file database whose file does not exist."""
+        return self.path is not None and not self.path.exists()
+
+
+def resolve(db: str | os.PathLike | None) -> Location:
+    """The database that ``--db`` / ``$WSDB_DB`` / the default names."""
+    explicit = db is not None or bool(os.environ.get("WSDB_DB"))
+    db = str(db or os.environ.get("WSDB_DB") or DEFAULT_DB)
+    if "://" not in db:
+        path = Path(db).expanduser().resolve()
+        return Location(f"sqlite:///{path}", path, explicit)
+    try:
+        url = sa.engine.make_url(db)
+    except sa.exc.ArgumentError:
+        raise WsdbError(f"database URL {db!r} cannot be read: expected a file path or a URL "
+                        "such as sqlite:///db/wsdb.sqlite") from None
+    if url.get_backend_name() != "sqlite":
+        raise WsdbError(f"database URL {db!r}: expected a file path or a sqlite:/// URL")
+    path = Path(url.database).expanduser().resolve() if url.database and url.database != ":memory:" else None
+    return Location(db, path, explicit)

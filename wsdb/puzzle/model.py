@@ -1,0 +1,135 @@
+"""Wrapslide as data: cells, moves as cell permutations, symmetry maps, goal
+(thesis §1.1 and §5.1; docs/rules.md). Pure numpy, no numba, no SQL.
+
+A :class:`Puzzle` holds everything the generic engine (:mod:`wsdb.engine`)
+and the solvers need; another puzzle is added by writing another constructor
+that fills the same fields.
+
+Conventions: cells are numbered row-major, ``i = r * n + j``; a permutation
+``p`` acts as ``new[i] = old[p[i]]``; colours inside the library are
+0..c-1 (printed as 1..c), the last colour being the one with (5-c)q cells.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..errors import WsdbError
+from . import moves as mv
+from .symmetry import geometric_maps, interchangeable_colours
+
+MAX_N = 16
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """One (n, c) Wrapslide grid as data for the generic engine."""
+
+    n: int
+    c: int
+    counts: tuple[int, ...]          # cells per colour, colour 0 first
+    moves: np.ndarray                # (M, n*n) cell permutations
+    move_names: tuple[str, ...]      # thesis notation, same order as moves
+    move_family: np.ndarray          # (M,) family of each move (rows of ``blocked``)
+    move_inverse: np.ndarray         # (M,) the move undoing each move
+    blocked: np.ndarray              # (F+1, F) pruning table, last row the start
+    maps: np.ndarray                 # (32, n*n) geometric symmetry maps
+    interchangeable: int             # colours 0..k-1 may be permuted freely
+    solved: np.ndarray = field(repr=False)  # (s, n*n) every solved state
+
+    @property
+    def ncells(self) -> int:
+        return self.n * self.n
+
+    @property
+    def label(self) -> str:
+        return f"{self.n}x{self.n} {self.c}-colour"
+
+    @property
+    def states(self) -> int:
+        """Number of states, the multinomial n^2! / (q!^(c-1) ((5-c)q)!) (thesis (3.1))."""
+        total = math.factorial(self.ncells)
+        for k in self.counts:
+            total //= math.factorial(k)
+        return total
+
+    @property
+    def group_order(self) -> int:
+        """Geometric maps times colour permutations (768 for 4x4 four colours)."""
+        return len(self.maps) * math.factorial(self.interchangeable)
+
+    def move_index(self, name: str) -> int:
+        """Index of a move given in thesis notation (``T1``, ``r3``...)."""
+        return mv.index(self.n, name)
+
+    def apply(self, cells: np.ndarray, moves) -> np.ndarray:
+        """Apply moves (indices or names) to a cell array, left to right."""
+        out = np.asarray(cells)
+        for m in moves:
+            idx = self.move_index(m) if isinstance(m, str) else int(m)
+            out = out[..., self.moves[idx]]
+        return out
+
+    def is_solved(self, cells: np.ndarray) -> bool:
+        """True when the state is one of the solved states."""
+        return bool((self.solved == np.asarray(cells).reshape(-1)).all(axis=1).any())
+
+    def single_root(self) -> np.ndarray:
+        """The thesis' one root: colours in quadrants TL, TR, BL, BR with the
+        double colour (c=3) side by side on the bottom row."""
+        quads = {2: (0, 1, 1, 1), 3: (0, 1, 2, 2), 4: (0, 1, 2, 3)}[self.c]
+        return _quadrant_state(self.n, quads)
+
+
+def _quadrant_state(n: int, quads) -> np.ndarray:
+    h = n // 2
+    r, j = np.divmod(np.arange(n * n), n)
+    return np.asarray(quads, dtype=np.uint8)[(r >= h) * 2 + (j >= h)]
+
+
+def check_grid(n: int, c: int) -> None:
+    """Refuse grid sizes and colour counts outside the game's rules."""
+    if not (isinstance(n, numbers.Integral) and n >= 2 and n % 2 == 0 and n <= MAX_N):
+        raise WsdbError(f"grid size n={n} is not allowed: expected an even n from 2 to {MAX_N} (4, 6 and 8 are the game's sizes)")
+    if c not in (2, 3, 4):
+        raise WsdbError(f"colour count c={c} is not allowed: expected 2, 3 or 4")
+
+
+@lru_cache(maxsize=None)
+def wrapslide(n: int, c: int) -> Puzzle:
+    """The n x n Wrapslide grid with c colours: colours 1..c-1 fill one
+    quadrant each, colour c the rest; solved when every quadrant is
+    monochrome, whichever colour sits where."""
+    check_grid(n, c)
+    q = (n // 2) ** 2
+    counts = tuple([q] * (c - 1) + [(5 - c) * q])
+    perms, names = mv.slide_moves(n)
+    quad_counts = [1] * (c - 1) + [5 - c]
+    solved = [
+        _quadrant_state(n, quads)
+        for quads in itertools.product(range(c), repeat=4)
+        if [quads.count(col) for col in range(c)] == quad_counts
+    ]
+    return Puzzle(n=n, c=c, counts=counts, moves=perms, move_names=names,
+                  move_family=mv.families(n), move_inverse=mv.inverses(n), blocked=mv.BLOCKED,
+                  maps=geometric_maps(n), interchangeable=interchangeable_colours(c),
+                  solved=np.stack(solved))
+
+
+def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -> np.ndarray:
+    """``count`` states drawn uniformly from all arrangements of the
+    puzzle's colour multiset, reproducibly from ``seed`` (a uniform random
+    permutation of the cells, not a random walk), as a (count, N) array.
+    Given a Generator instead of a seed, successive calls continue one
+    stream: k calls of m states equal one call of k*m."""
+    rng = np.random.default_rng(seed)
+    base = np.repeat(np.arange(len(puzzle.counts)), puzzle.counts).astype(np.uint8)
+    out = np.empty((count, base.size), np.uint8)
+    for i in range(count):
+        out[i] = rng.permutation(base)
+    return out

@@ -1,0 +1,98 @@
+"""Beam search guided by database-derived distances (wsdb's default method).
+
+Level by level from the state to solve: expand every beam state by every
+(pruned) move, drop states seen before, keep the ``width`` children with the
+smallest guide. With a gather table (:mod:`wsdb.solver.tables`) the guide is the sum
+of the colours' exact gather distances, ties broken by the largest, which is
+also a proven lower bound. Without one (8x8) it is the misfit count.
+
+Whenever a beam state's class is stored in the tree (the endgame table),
+the rest of the way is known and optimal: the thesis' hand-over (§4.2), but
+tested for every beam state at every level rather than only when stuck.
+The search stops when no continuation can beat the best sequence found.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .guide import Found, Guide
+from .kernels import make_children, score_children
+
+
+def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
+                max_levels: int = 200, patience: int = 2, stall: int = 8,
+                keep: int = 4) -> tuple[Found | None, list[tuple[np.ndarray, list[int]]]]:
+    """Search from ``start``. Returns (best solution found or None, waypoints):
+    the ``keep`` best states of every level with the moves to them, for a
+    fallback to finish from when the search does not reach solved. After the first
+    solution the search goes on ``patience`` levels looking for a shorter one;
+    it gives up when the best guide has not improved for ``stall`` levels."""
+    st = guide.tables
+    beam = start[None].copy()
+    last = np.full(1, st.blocked.shape[0] - 1, np.int64)   # the start row: any move
+    seen = prev = np.zeros(0, np.uint64)
+    history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
+    best: Found | None = None
+    eg = guide.endgame
+    found_at = 0
+    nm = len(st.moves)
+    best_key, best_at = None, 0
+    waypoints = [(start, [])]
+
+    def path_to(level: int, row: int) -> list[int]:
+        out = []
+        for parents, mv in reversed(history[:level]):
+            out.append(int(mv[row]))
+            row = int(parents[row])
+        return out[::-1]
+
+    for level in range(1, max_levels + 1):
+        if best is not None and (level >= best.length or level > found_at + patience):
+            break
+        if time.perf_counter() > deadline:
+            break
+        hmax, hsum, hsh = score_children(beam, last, st)
+        ok = hmax >= 0
+        if best is not None:
+            ok &= level + hmax < best.length
+        rows = np.flatnonzero(ok)
+        key = hsum[rows] * 64 + hmax[rows]
+        if rows.size > 2 * width:   # duplicates share a key: thin out before deduplicating
+            pick = np.argpartition(key, 2 * width - 1)[:2 * width]
+            rows, key = rows[pick], key[pick]
+        order = np.argsort(key, kind="stable")
+        rows, key = rows[order], key[order]
+        _, first = np.unique(hsh[rows], return_index=True)
+        first.sort()
+        rows, key = rows[first], key[first]
+        if seen.size:
+            fresh = ~np.isin(hsh[rows], seen, kind="sort")
+            rows, key = rows[fresh], key[fresh]
+        if rows.size == 0:
+            break
+        rows, key = rows[:width], key[:width]
+        beam = make_children(beam, st.moves, rows)
+        history.append((rows // nm, rows % nm))
+        last = st.family[rows % nm]
+        # states of the last two levels: enough to stop the beam walking back
+        seen = np.concatenate([prev, hsh[rows]])
+        prev = hsh[rows]
+        waypoints += [(beam[i].copy(), path_to(level, i)) for i in range(min(keep, len(beam)))]
+        if best_key is None or key[0] < best_key:
+            best_key, best_at = key[0], level
+        elif best is None and level - best_at >= stall:
+            break
+        if key[0] == 0:   # all gather distances (or the misfit count) zero: solved
+            best, found_at = Found(path_to(level, 0), beam[0].copy(), 0), level
+            break
+        if eg is not None:
+            d = eg.depth(beam)
+            hit = np.flatnonzero(d >= 0)
+            if hit.size:
+                i = hit[np.argmin(d[hit])]
+                cand = Found(path_to(level, i), beam[i].copy(), int(d[i]))
+                if best is None or cand.length < best.length:
+                    best, found_at = cand, level
+    return best, waypoints

@@ -1,0 +1,73 @@
+"""What every search shares: the tables of one grid (:class:`Guide`) and
+the shape of an answer (:class:`Found`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..db.store import Store
+from ..puzzle import Puzzle
+from .kernels import SearchTables, gather_bounds
+from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
+
+ZOBRIST_SEED = 20161   # fixed: searches are reproducible
+
+
+@dataclass
+class Guide:
+    """What a search over one (n, c) grid consults: the kernels' tables
+    (moves, pruning, gather table) and the stored tree as an endgame."""
+
+    puzzle: Puzzle
+    tables: SearchTables
+    endgame: Endgame | None
+
+    @property
+    def n(self) -> int:
+        return self.puzzle.n
+
+    @property
+    def c(self) -> int:
+        return self.puzzle.c
+
+    @property
+    def has_table(self) -> bool:
+        return self.tables.table.shape[0] > 0
+
+    def bound(self, cells: np.ndarray) -> int:
+        """A proven lower bound on the distance of one state: its largest
+        gather distance (0 without a gather table)."""
+        if not self.has_table:
+            return 0
+        t = self.tables
+        return int(gather_bounds(cells, t.gcols, t.table, t.binom)[0])
+
+
+def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
+    """Gather table, stored tree and move tables of one grid (tables are
+    derived from ``store`` where it has them; searches work without)."""
+    n, q = puzzle.n, (puzzle.n // 2) ** 2
+    table = gather_table(n, store) if store is not None else None
+    rng = np.random.default_rng(ZOBRIST_SEED)
+    tables = SearchTables(
+        moves=np.ascontiguousarray(puzzle.moves), family=puzzle.move_family, blocked=puzzle.blocked,
+        n=n, c=puzzle.c, gcols=gather_colours(puzzle.counts, q),
+        table=table if table is not None else np.zeros(0, np.uint8),
+        binom=binomials_for(n),
+        zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64))
+    return Guide(puzzle, tables, endgame(n, puzzle.c, store) if store is not None else None)
+
+
+@dataclass
+class Found:
+    """A way to solved: ``path`` moves to ``meet``, then ``rest`` more moves
+    stored in the tree (0 when ``meet`` is itself solved)."""
+
+    path: list[int]
+    meet: np.ndarray | None
+    rest: int
+
+    @property
+    def length(self) -> int:
+        return len(self.path) + self.rest

@@ -1,0 +1,199 @@
+"""Numba kernels for solving: colour ranks, database-derived bounds, beam
+expansion, depth-first search under a bound (IDA*).
+
+Pure functions over numpy arrays like :mod:`wsdb.engine.kernels`, but on
+cells (uint8 colours, one row per state) rather than keys: a solver holds few
+states and needs their colours, not their classes. The search kernels take a
+:class:`SearchTables`, built once per grid by :mod:`wsdb.solver.guide`.
+
+A *gather table* (see :mod:`wsdb.solver.tables`) holds, for every set of
+q = (n/2)^2 cells, the fewest moves that bring a colour occupying exactly
+those cells into one quadrant. A set is indexed by its colex rank
+``sum_j C(p_j, j+1)`` over its positions p_0 < p_1 < ...; ``binom[a, b]`` is
+C(a, b). ``gcols`` lists the colours with q cells: each of them must end up
+filling a quadrant, so every gather distance is a lower bound on the distance
+to solved, and when all of them are zero the grid is solved.
+
+Moves are pruned by the puzzle's table (:data:`wsdb.puzzle.moves.BLOCKED`):
+``blocked[f, g]`` forbids a move of family g after one of family f, and its
+last row is the start.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+
+class SearchTables(NamedTuple):
+    """What the search kernels read about one grid."""
+
+    moves: np.ndarray     # (M, N) cell permutations
+    family: np.ndarray    # (M,) family of each move
+    blocked: np.ndarray   # (F+1, F) bool pruning table, last row the start
+    n: int
+    c: int
+    gcols: np.ndarray     # colours whose gather distance is a bound
+    table: np.ndarray     # gather table (uint8 per colex rank), or empty
+    binom: np.ndarray     # binom[a, b] = C(a, b)
+    zobrist: np.ndarray   # (N, 4) random words: a state's hash is their xor
+
+
+@njit(cache=True, inline="always")
+def colour_rank(cells, colour, binom):
+    """Colex rank of the set of cells holding ``colour``."""
+    r = np.int64(0)
+    j = 0
+    for p in range(cells.shape[0]):
+        if cells[p] == colour:
+            j += 1
+            r += binom[p, j]
+    return r
+
+
+@njit(cache=True, parallel=True)
+def fill_gather(cells, depths, maps, binom, table):
+    """Write each state's depth at the rank of colour 0 in all its images
+    under ``maps`` (a class's members share its depth)."""
+    n = cells.shape[1]
+    for s in prange(cells.shape[0]):
+        img = np.empty(n, np.uint8)
+        for g in range(maps.shape[0]):
+            for i in range(n):
+                img[i] = cells[s, maps[g, i]]
+            table[colour_rank(img, 0, binom)] = depths[s]
+
+
+@njit(cache=True, inline="always")
+def gather_bounds(cells, gcols, table, binom):
+    """(largest, sum) of the gather distances of the colours in ``gcols``.
+    All colours are ranked in one pass over the cells."""
+    seen = np.zeros(4, np.int64)
+    rank = np.zeros(4, np.int64)
+    for p in range(cells.shape[0]):
+        v = cells[p]
+        seen[v] += 1
+        rank[v] += binom[p, min(seen[v], binom.shape[1] - 1)]
+    hmax, hsum = 0, 0
+    for col in gcols:
+        d = np.int64(table[rank[col]])
+        hsum += d
+        if d > hmax:
+            hmax = d
+    return hmax, hsum
+
+
+@njit(cache=True, inline="always")
+def misfit(cells, n, c):
+    """Cells outside the majority colour of their quadrant, summed over the
+    quadrants; zero exactly on solved states (a guide, not a bound)."""
+    h = n // 2
+    total = 0
+    counts = np.zeros(4, np.int64)
+    for a in range(2):
+        for b in range(2):
+            counts[:] = 0
+            for r in range(h):
+                for j in range(h):
+                    counts[cells[(a * h + r) * n + b * h + j]] += 1
+            total += h * h - counts[:c].max()
+    return total
+
+
+@njit(cache=True, parallel=True)
+def score_children(beam, last, st):
+    """Score every child (row s*M + m) of every beam state; ``last[s]`` is
+    the family of the move that made beam state s (the start row at first).
+
+    Returns (hmax, hsum, hash): with a gather table hmax is a proven lower
+    bound and hsum the guide; without one (empty table) both are the misfit
+    count. Pruned moves get hmax = -1. ``hash`` identifies a state (Zobrist)."""
+    w, ncells = beam.shape
+    nm = st.moves.shape[0]
+    hmax = np.empty(w * nm, np.int64)
+    hsum = np.empty(w * nm, np.int64)
+    hsh = np.empty(w * nm, np.uint64)
+    use_table = st.table.shape[0] > 0
+    for s in prange(w):
+        child = np.empty(ncells, np.uint8)
+        for m in range(nm):
+            row = s * nm + m
+            if st.blocked[last[s], st.family[m]]:
+                hmax[row] = -1
+                hsum[row] = 0
+                hsh[row] = 0
+                continue
+            x = np.uint64(0)
+            for i in range(ncells):
+                v = beam[s, st.moves[m, i]]
+                child[i] = v
+                x ^= st.zobrist[i, v]
+            hsh[row] = x
+            if use_table:
+                a, b = gather_bounds(child, st.gcols, st.table, st.binom)
+            else:
+                a = misfit(child, st.n, st.c)
+                b = a
+            hmax[row] = a
+            hsum[row] = b
+    return hmax, hsum, hsh
+
+
+@njit(cache=True, parallel=True)
+def make_children(beam, moves, rows):
+    """The children named by ``rows`` (s*M + m) as cell arrays."""
+    nm = moves.shape[0]
+    out = np.empty((rows.shape[0], beam.shape[1]), np.uint8)
+    for i in prange(rows.shape[0]):
+        s, m = rows[i] // nm, rows[i] % nm
+        for j in range(beam.shape[1]):
+            out[i, j] = beam[s, moves[m, j]]
+    return out
+
+
+@njit(cache=True)
+def bounded_dfs(start, st, bound, budget, path):
+    """One IDA* iteration: depth-first search for a solution of at most
+    ``bound`` moves, pruning with the largest gather distance (admissible).
+
+    Returns (length or -1, nodes visited, next bound); length -2 means the
+    node budget ran out. The moves found are written to ``path``."""
+    ncells, nm = start.shape[0], st.moves.shape[0]
+    first = st.blocked.shape[0] - 1
+    stack = np.empty((bound + 1, ncells), np.uint8)
+    nextm = np.zeros(bound + 1, np.int64)
+    stack[0] = start
+    depth, nodes = 0, 0
+    nxt = 1 << 30
+    h0, _ = gather_bounds(start, st.gcols, st.table, st.binom)
+    if h0 == 0:
+        return 0, 1, nxt
+    while depth >= 0:
+        m = nextm[depth]
+        if m >= nm:
+            depth -= 1
+            continue
+        nextm[depth] = m + 1
+        fam = first if depth == 0 else st.family[path[depth - 1]]
+        if st.blocked[fam, st.family[m]]:
+            continue
+        cur = stack[depth + 1]
+        for i in range(ncells):
+            cur[i] = stack[depth, st.moves[m, i]]
+        nodes += 1
+        h, _ = gather_bounds(cur, st.gcols, st.table, st.binom)
+        f = depth + 1 + h
+        if f > bound:
+            if f < nxt:
+                nxt = f
+            continue
+        path[depth] = m
+        if h == 0:
+            return depth + 1, nodes, nxt
+        if depth + 1 < bound:
+            depth += 1
+            nextm[depth] = 0
+        if nodes > budget:
+            return -2, nodes, nxt
+    return -1, nodes, nxt

@@ -1,0 +1,231 @@
+"""Solve any grid: exact from the database where it covers the state,
+otherwise a search that uses the database as its endgame table (thesis
+chapter 4).
+
+Methods (``METHODS``; the searches are the table ``SEARCHES``):
+
+* ``auto``    the stored answer when the state's class is stored, else ``beam``.
+* ``beam``    wsdb's beam search guided by gather distances (:mod:`.beam`).
+* ``thesis``  the thesis' heuristic, §4.1-4.3 (:mod:`.thesis`).
+* ``optimal`` IDA* under the gather bound (:mod:`.ida`); proves optimality.
+
+Every answer is checked by applying its moves before it is returned, and
+carries a proven lower bound: the largest gather distance, and one more than
+the height of a partial tree that does not hold the state's class. When a
+search cannot finish (time limit, or no guide for the grid) the cell-exchange
+construction of :mod:`.exchange` completes the best state reached, so every
+state gets a verified sequence.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+from ..db.lookup import lookup_grid
+from ..db.store import Store
+from ..errors import WsdbError
+from ..puzzle import Puzzle, format_state, parse_states
+from ..puzzle.moves import simplify
+from . import exchange
+from .beam import beam_search
+from .guide import Found, Guide, guide_for
+
+DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
+#: beam width per (n, c): as wide as fits about a second per state on 2 cores
+BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 8000}
+DEFAULT_WIDTH = 5000
+RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
+
+
+@dataclass
+class Solution:
+    """A verified way to solve one state."""
+
+    n: int
+    c: int
+    state: str
+    method: str                 # the method that produced the sequence
+    moves: list[str] | None     # None with length_only
+    length: int
+    lower_bound: int            # proven: no sequence is shorter
+    optimal: bool               # length == lower_bound (proven optimal)
+    seconds: float
+    timed_out: bool = False     # the time limit ended the search early
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Problem:
+    """One state to solve, with everything a search may consult."""
+
+    puzzle: Puzzle
+    cells: np.ndarray
+    store: Store | None
+    guide: Guide
+    deadline: float             # when the search must stop (perf_counter)
+    started: float              # when work on this state began
+
+    @property
+    def width(self) -> int:
+        return BEAM_WIDTH.get((self.puzzle.n, self.puzzle.c), DEFAULT_WIDTH)
+
+
+@dataclass
+class Attempt:
+    """What a search returns: a way to solved or None, the method to name
+    in the answer, the lower bound as it stands, and the states a cell-
+    exchange fallback may start from (each with the moves that reach it)."""
+
+    found: Found | None
+    method: str
+    lower: int
+    timed_out: bool = False
+    waypoints: list[tuple[np.ndarray, list[int]]] = field(default_factory=list)
+
+
+def _beam(p: Problem, lower: int) -> Attempt:
+    found, waypoints = beam_search(p.guide, p.cells, p.width, p.deadline)
+    timed_out = found is None and time.perf_counter() > p.deadline
+    return Attempt(found, "beam", lower, timed_out, waypoints)
+
+
+def _thesis(p: Problem, lower: int) -> Attempt:
+    from .thesis import thesis_search
+    found, timed_out = thesis_search(p.guide, p.cells, p.deadline)
+    return Attempt(found, "thesis", lower, timed_out, [(p.cells, [])])
+
+
+def _optimal(p: Problem, lower: int) -> Attempt:
+    from .ida import ida_star
+    found, lower, timed_out = ida_star(p.guide, p.cells, p.deadline, lower)
+    if found is not None:
+        return Attempt(found, "optimal", lower, timed_out)
+    # still give the best answer we can, marked as such
+    found, _ = beam_search(p.guide, p.cells, p.width, time.perf_counter() + RESCUE_SECONDS)
+    return Attempt(found, "beam (optimal timed out)", lower, timed_out, [(p.cells, [])])
+
+
+SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": _beam, "thesis": _thesis, "optimal": _optimal}
+METHODS = ("auto", *SEARCHES)
+
+
+def solve(state: str, db=None, method: str = "auto", time_limit: float | None = None,
+          length_only: bool = False, store: Store | None = None) -> Solution:
+    """Solve one state (any accepted text form); see the module docstring."""
+    return solve_many([state], db, method, time_limit, length_only, store)[0]
+
+
+def solve_many(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
+               length_only: bool = False, store: Store | None = None) -> list[Solution]:
+    """Solve several states; all are parsed before any work starts."""
+    return list(iter_solve(states, db, method, time_limit, length_only, store))
+
+
+def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
+               length_only: bool = False, store: Store | None = None) -> Iterator[Solution]:
+    """:func:`solve_many`, yielding each answer as soon as it is found.
+    Arguments, states and the database are checked at the call, before
+    the first answer is asked for."""
+    if method not in METHODS:
+        raise WsdbError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+    if time_limit is not None and not time_limit > 0:
+        raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
+    parsed = parse_states(states)
+    store = store if store is not None else Store.open_if_present(db)
+    return _solutions(parsed, store, method, time_limit, length_only)
+
+
+def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solution]:
+    guides: dict[tuple[int, int], Guide] = {}
+    for puzzle, cells in parsed:
+        started = time.perf_counter()
+        if (puzzle.n, puzzle.c) not in guides:   # tables load once per grid, not per state
+            guides[puzzle.n, puzzle.c] = guide_for(puzzle, store)
+        # the limit is for searching: a first use may spend long deriving tables
+        deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
+        problem = Problem(puzzle, cells, store, guides[puzzle.n, puzzle.c], deadline, started)
+        yield _solve(problem, method, length_only)
+
+
+def _solve(p: Problem, method: str, length_only: bool) -> Solution:
+    stored, lower = _stored_and_bound(p)
+    notes = []
+    if not p.guide.has_table and p.puzzle.n in (4, 6):
+        notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
+                     f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
+    if stored >= 0 and method == "auto":
+        attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
+    else:
+        attempt = SEARCHES["beam" if method == "auto" else method](p, lower)
+    if attempt.found is None:
+        attempt = _complete_by_exchanges(p, attempt)
+        notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")
+    return _finish(p, attempt, length_only, notes)
+
+
+def _stored_and_bound(p: Problem) -> tuple[int, int]:
+    """(stored depth or -1, proven lower bound) of the state."""
+    eg = p.guide.endgame
+    stored = int(eg.depth(p.cells[None])[0]) if eg is not None else -1
+    lower = max(p.guide.bound(p.cells), 0 if p.puzzle.is_solved(p.cells) else 1)
+    if stored >= 0:
+        lower = max(lower, stored)          # the stored depth is the exact distance
+    elif eg is not None:
+        lower = max(lower, eg.height + 1)   # not within the stored levels
+    return stored, lower
+
+
+def _complete_by_exchanges(p: Problem, attempt: Attempt) -> Attempt:
+    """Finish with cell exchanges (always succeeds) from whichever waypoint
+    gives the shortest whole, then cut it short through the stored tree."""
+    n = p.puzzle.n
+    path = min((simplify(n, moves + exchange.solve_by_exchanges(p.puzzle, x))
+                for x, moves in attempt.waypoints), key=len)
+    found = shortcut(p.puzzle, p.cells, path, p.guide.endgame)
+    return Attempt(found, attempt.method + "+exchange", attempt.lower, attempt.timed_out)
+
+
+def shortcut(puzzle: Puzzle, cells: np.ndarray, path: list[int], eg) -> Found:
+    """Cut a long solution short where the stored tree knows better: the
+    first state along ``path`` whose stored depth beats the rest of the path
+    hands over to the tree."""
+    if eg is None or not path:
+        return Found(path, None, 0)
+    states = np.empty((len(path) + 1, puzzle.ncells), np.uint8)
+    states[0] = cells
+    for i, m in enumerate(path):
+        states[i + 1] = states[i][puzzle.moves[m]]
+    depth = eg.depth(states)
+    total = np.where(depth >= 0, np.arange(len(states)) + depth, len(path))
+    i = int(np.argmin(total))
+    if total[i] >= len(path):
+        return Found(path, None, 0)
+    return Found(path[:i], states[i], int(depth[i]))
+
+
+def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str]) -> Solution:
+    """Rebuild the moves, apply them, check the bound, and answer."""
+    puzzle, found = p.puzzle, attempt.found
+    text = format_state(p.cells, puzzle.n)
+    moves = None
+    if not (found.rest and length_only):   # length only: skip walking the stored tail
+        tail = lookup_grid(p.store, puzzle, found.meet[None])[0].moves if found.rest else []
+        moves = [puzzle.move_names[m] for m in found.path] + tail
+        if not puzzle.is_solved(puzzle.apply(p.cells, moves)):
+            raise WsdbError(f"internal error: the {attempt.method} sequence does not solve {text}; please report it")
+        if length_only:
+            moves = None
+    length = found.length
+    if attempt.lower > length:
+        raise WsdbError(f"internal error: lower bound {attempt.lower} above the length {length} found for "
+                        f"{text}; please report it")
+    return Solution(n=puzzle.n, c=puzzle.c, state=text, method=attempt.method, moves=moves, length=length,
+                    lower_bound=attempt.lower, optimal=length == attempt.lower,
+                    seconds=round(time.perf_counter() - p.started, 3), timed_out=attempt.timed_out,
+                    note="; ".join(notes) or None)

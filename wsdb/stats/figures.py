@@ -1,0 +1,164 @@
+"""The figures of stored builds as pandas DataFrames.
+
+Everything here is computed from the public tables (``builds``, ``levels``,
+``classes``; README "SQL interface"), through the queries of
+:mod:`wsdb.db.store`, so it is what a researcher could write in SQL (the
+same figures as SQL are in docs/sql.md). ``wsdb stats`` prints these.
+
+Every function takes ``db`` as a path, URL or open :class:`Store`, and an
+optional (n, c) to restrict to one build; ``root`` picks the tree kind
+(``all``, the default, or the thesis' ``single`` root).
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..db.cache import cache_file
+from ..db.store import Store
+from ..errors import WsdbError
+from ..puzzle import check_grid, wrapslide
+
+BUILD_COLUMNS = ["n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
+                 "seconds", "version", "built_at"]
+
+
+def _store(db) -> Store:
+    return db if isinstance(db, Store) else Store.open(db)
+
+
+def _builds(store: Store, n: int | None, c: int | None, root: str | None) -> list[dict]:
+    if (n is None) != (c is None):
+        raise WsdbError("give both --n and --c, or neither (every build)")
+    if n is not None:
+        check_grid(n, c)
+        return [store.require_build(int(n), int(c), root or "all")]
+    return [b for b in store.build_rows() if root is None or b["root"] == root]
+
+
+def builds(db=None, n: int | None = None, c: int | None = None, root: str | None = None) -> pd.DataFrame:
+    """Stored builds with their size on disk: ``db_bytes`` is the build's
+    share of the database file by class count (an estimate: class rows are
+    nearly all of it; None for database servers), ``cache_bytes`` the
+    derived arrays cached beside the file."""
+    store = _store(db)
+    rows = _builds(store, n, c, root)
+    size = None
+    if store.path is not None:
+        size = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal"))
+                   if p.exists())
+    total = sum(b["classes"] for b in store.build_rows()) or 1
+    out = []
+    for b in rows:
+        share = None if size is None else round(size * b["classes"] / total)
+        names = [f"tree{b['n']}c{b['c']}"] + ([f"gather{b['n']}"] if b["c"] == 2 else [])
+        files = [cache_file(store.path, name, b) for name in names]
+        cached = sum(f.stat().st_size for f in files if f is not None and f.exists())
+        out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached})
+    return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + ["db_bytes", "cache_bytes"]))
+
+
+def levels(db=None, n: int | None = None, c: int | None = None, root: str | None = "all") -> pd.DataFrame:
+    """Classes and states per depth, with the cumulative share of the
+    build's stored states reached by each depth."""
+    store = _store(db)
+    keep = {(b["n"], b["c"], b["root"]) for b in _builds(store, n, c, root)}
+    df = pd.DataFrame(store.all_level_rows(), columns=["n", "c", "root", "depth", "classes", "states"]).astype(
+        {"n": "int64", "c": "int64", "depth": "int64", "classes": "int64", "states": "int64"})
+    mine = pd.Series([(r.n, r.c, r.root) in keep for r in df.itertuples()], index=df.index, dtype=bool)
+    df = df[mine].reset_index(drop=True)
+    grouped = df.groupby(["n", "c", "root"])["states"]
+    df["cumulative_share"] = grouped.cumsum() / grouped.transform("sum")
+    return df
+
+
+def summary(db=None, n: int | None = None, c: int | None = None, root: str | None = "all") -> pd.DataFrame:
+    """One row per build: God number (or the depth a partial tree stops
+    at), mean distance over states and over classes, antipodes, coverage
+    of all states, and the build facts. Means and antipodes are given for
+    complete builds only: in a partial tree the deepest states are unknown."""
+    store = _store(db)
+    lv = levels(store, n, c, root)
+    out = []
+    for b in _builds(store, n, c, root):
+        mine = lv[(lv.n == b["n"]) & (lv.c == b["c"]) & (lv.root == b["root"])]
+        top = mine[mine.depth == mine.depth.max()]
+        complete = bool(b["complete"])
+        total = wrapslide(b["n"], b["c"]).states
+        out.append({
+            **{k: b[k] for k in BUILD_COLUMNS},
+            "more_than": None if complete else int(b["height"]),
+            "all_states": total,
+            "coverage": int(mine.states.sum()) / total,
+            "mean_distance_states": float((mine.depth * mine.states).sum() / mine.states.sum()) if complete else None,
+            "mean_distance_classes": float((mine.depth * mine.classes).sum() / mine.classes.sum()) if complete else None,
+            "antipode_classes": int(top.classes.sum()) if complete else None,
+            "antipode_states": int(top.states.sum()) if complete else None,
+        })
+    return _nullable(pd.DataFrame(out))
+
+
+def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | None = None) -> pd.DataFrame:
+    """The classes farthest from solved (depth = God number) of a complete
+    build, in key order: their grids and orbit sizes."""
+    store = _store(db)
+    b = _builds(store, n, c, root)[0]
+    n, c = b["n"], b["c"]
+    if not b["complete"]:
+        raise WsdbError(f"the {n}x{n} {c}-colour build stops at depth {b['height']}: its antipodes are "
+                        "unknown (they lie beyond the stored tree)")
+    return pd.DataFrame(store.classes_at_depth(n, c, b["height"], root, limit), columns=["grid", "orbit_size"])
+
+
+def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all") -> pd.DataFrame:
+    """The symmetry profile: how many classes (and states) have each orbit
+    size. Orbit size = group order / number of symmetries fixing the class."""
+    store = _store(db)
+    b = _builds(store, n, c, root)[0]
+    n, c = b["n"], b["c"]
+    df = pd.DataFrame(store.orbit_profile(n, c, root), columns=["orbit_size", "classes", "states"])
+    df.insert(1, "symmetries", wrapslide(n, c).group_order // df.orbit_size)
+    return df
+
+
+def report(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
+           first: int = 3) -> list[dict]:
+    """Everything ``wsdb stats`` shows, one dict per build: the summary
+    row, its levels, the symmetry profile and the first ``first``
+    antipodes (for complete builds)."""
+    store = _store(db)
+    lv = levels(store, n, c, root)
+    out = []
+    for row in summary(store, n, c, root).to_dict("records"):
+        key = (row["n"], row["c"], row["root"])
+        mine = lv[(lv.n == key[0]) & (lv.c == key[1]) & (lv.root == key[2])]
+        out.append({
+            **_plain(row),
+            "levels": [_plain(r) for r in mine[["depth", "classes", "states", "cumulative_share"]].to_dict("records")],
+            "orbit_profile": [_plain(r) for r in orbit_profile(store, *key).to_dict("records")],
+            "first_antipodes": (antipodes(store, *key, limit=first).grid.tolist() if row["complete"] else []),
+        })
+    return out
+
+
+_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "antipode_classes", "antipode_states", "db_bytes"]
+
+
+def _nullable(df: pd.DataFrame) -> pd.DataFrame:
+    """Integer columns that may be missing (a partial build has no God
+    number) as pandas' nullable Int64, so they do not turn into floats."""
+    for col in _MAYBE_MISSING:
+        if col in df:
+            df[col] = df[col].astype("Int64")
+    return df
+
+
+def _plain(row: dict) -> dict:
+    """numpy and pandas scalars as plain Python values (for JSON)."""
+    out = {}
+    for k, v in row.items():
+        if v is pd.NA or (isinstance(v, float) and v != v):
+            v = None
+        elif hasattr(v, "item"):
+            v = v.item()
+        out[k] = v
+    return out
