@@ -19,7 +19,7 @@ def test_found_paths_lead_to_the_meeting_state(tmp_path, exact_distance):
     guide = guide_for(p, Store.open(db))
     distance = exact_distance(4)
     for cells in random_states(p, 6, seed=7):
-        found, waypoints = beam_search(guide, cells, 2000, time.perf_counter() + 10)
+        found, waypoints = beam_search(guide, cells, 2000, time.perf_counter() + 300)   # room to compile
         assert found is not None
         meet = p.apply(cells, found.path)
         assert (meet == found.meet).all()
@@ -34,7 +34,7 @@ def test_width_one_is_still_sound(db4):
     answered = 0
     for cells in random_states(p, 10, seed=8):
         before = cells.copy()
-        found, _ = beam_search(guide, cells, 1, time.perf_counter() + 5)
+        found, _ = beam_search(guide, cells, 1, time.perf_counter() + 300)
         assert np.array_equal(cells, before)   # the start is not modified
         if found is None:   # a width-one beam may stall; when it answers, the answer is real
             continue

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..db.store import Store
 from ..puzzle import Puzzle
-from .kernels import SearchTables, gather_bounds
+from .kernels import SearchTables, bounded_dfs, gather_bounds, score_children
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
 
 ZOBRIST_SEED = 20161   # fixed: searches are reproducible
@@ -56,6 +56,11 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         table=table if table is not None else np.zeros(0, np.uint8),
         binom=binomials_for(n),
         zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64))
+    # compile (or load) the search kernels now, before any time limit starts
+    solved = np.ascontiguousarray(puzzle.solved[:1])
+    score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables)
+    if tables.table.shape[0]:   # IDA* reads the gather table; without one it is never run
+        bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64))
     return Guide(puzzle, tables, endgame(n, puzzle.c, store) if store is not None else None)
 
 
