@@ -77,10 +77,11 @@ def test_the_check_catches_an_upward_import():
 
 @pytest.mark.parametrize("library, allowed", [
     ("numba", {"wsdb.engine.kernels", "wsdb.solver.kernels"}),
-    ("sqlalchemy", {"wsdb.db.store", "wsdb.db.location", "wsdb.db.migrations.env",
-                    "wsdb.db.migrations.versions.0001_initial"}),
-    ("alembic", {"wsdb.db.store", "wsdb.db.migrations.env", "wsdb.db.migrations.versions.0001_initial"}),
+    ("sqlalchemy", {"wsdb.db.store", "wsdb.db.location", "wsdb.db.migrations.*"}),
+    ("alembic", {"wsdb.db.store", "wsdb.db.migrations.*"}),
 ])
 def test_libraries_stay_in_their_layer(library, allowed):
+    def ok(module):
+        return module in allowed or any(a.endswith(".*") and module.startswith(a[:-1]) for a in allowed)
     users = {m for m, src in modules() if any(i.split(".")[0] == library for i in imports(m, src))}
-    assert users <= allowed, users - allowed
+    assert {m for m in users if not ok(m)} == set()

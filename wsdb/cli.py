@@ -95,8 +95,10 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
     """Breadth-first search over symmetry classes from the solved states,
     storing one row per class (representative, depth, parent, orbit size).
 
-    Prints one progress line per level on stderr. The write is a single
-    transaction: an interrupted build leaves the database as it was.
+    Prints one progress line per level on stderr. Every finished level is
+    committed as it comes: a build stopped at any moment (Ctrl-C, kill, a
+    crash) keeps its finished levels, and the same command resumes it. A
+    finished partial build is taken deeper by a larger --max-depth.
     """
     from .db.build import build as run_build
     from .db.location import resolve
@@ -104,7 +106,7 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
     def starting():
         if not quiet:
             click.echo(f"wsdb: building {n}x{n} {c}-colour ({root} roots) in {resolve(db).label}", err=True)
-            _compile_notice("engine", "expand")
+            _compile_notice(n, c)
 
     def progress(level, seconds):
         if not quiet:
@@ -115,7 +117,8 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
         tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force, progress=progress,
                                starting=starting)
     except KeyboardInterrupt:
-        click.echo("wsdb: build interrupted; the database is unchanged", err=True)
+        click.echo(f"wsdb: build interrupted; every finished level is stored: run `wsdb build --n {n} --c {c}"
+                   + ("" if root == "all" else f" --root {root}") + "` to resume", err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(row))
@@ -126,19 +129,22 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
         what = (f"God number {row['god_number']}" if row["complete"]
                 else f"depths 0-{row['height']} (partial)")
         click.echo(f"{n}x{n} {c}-colour: {row['classes']:,} classes, {row['states']:,} states, {what}; "
-                   f"{row['seconds']:.2f} s search")
+                   f"{row['seconds']:.2f} s")
 
 
-def _compile_notice(layer: str, kernel: str) -> None:
-    """Say so before numba compiles kernels (once per install, seconds of
-    silence otherwise)."""
-    import importlib
+def _compile_notice(n: int, c: int, solver: bool = False) -> None:
+    """Say so before numba compiles kernels (once per install and grid
+    kind; a silent minute otherwise)."""
+    from .engine import get_engine
 
-    module = importlib.import_module(f"wsdb.{layer}.kernels")
-    from .engine.kernels import cached
+    ready = get_engine(n, c).compiled()
+    if solver:
+        from .engine.kernels import cached
+        from .solver import kernels
 
-    if not cached(getattr(module, kernel)):
-        click.echo("wsdb: compiling kernels, once, about 10-30 s", err=True)
+        ready = ready and cached(kernels.score_children)
+    if not ready:
+        click.echo("wsdb: compiling kernels, once, about 30-60 s", err=True)
 
 
 def _read_states(state: str) -> list[str]:
@@ -203,9 +209,14 @@ def solve(state, method, time_limit, length_only, db, as_json):
     """
     from .solver.solve import iter_solve
 
-    solutions = iter_solve(_read_states(state), db=db, method=method, time_limit=time_limit,
+    states = _read_states(state)
+    solutions = iter_solve(states, db=db, method=method, time_limit=time_limit,
                            length_only=length_only)   # checks everything before anything runs
-    _compile_notice("solver", "score_children")
+    if states:
+        from .puzzle import parse_state
+
+        first = parse_state(states[0])[0]
+        _compile_notice(first.n, first.c, solver=True)
     for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
@@ -302,6 +313,8 @@ def info(n, c, root, db, as_json):
             return
         for r in rows:
             god = f"God number {r['god_number']}" if r["complete"] else f"partial to depth {r['height']}"
+            if r["status"] != "done":
+                god = f"UNFINISHED at depth {r['height']}"
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
             click.echo(f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): {r['classes']:,} classes, "
@@ -407,7 +420,10 @@ def _stats_table(figures, table, db, n, c, root, first):
 
 def _print_report(r: dict) -> None:
     head = f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): "
-    if r["complete"]:
+    if r["status"] != "done":
+        click.echo(head + f"UNFINISHED, levels 0-{r['height']} stored so far (interrupted, or still running); "
+                   f"`wsdb build --n {r['n']} --c {r['c']}` resumes it")
+    elif r["complete"]:
         click.echo(head + f"complete, God number {r['god_number']}")
     else:
         click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is more than {r['height']} "

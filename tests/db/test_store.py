@@ -51,25 +51,46 @@ def test_unbuilt_grid_says_how_to_build_it(db4):
         wsdb.lookup("111222/111222/111222/222222/222222/222222", db=db4)
 
 
-def test_interrupted_build_keeps_the_old_tree(tmp_path, monkeypatch):
+def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_path, monkeypatch):
+    clean = tmp_path / "clean.sqlite"
+    wsdb.build(4, 3, db=clean)
     db = tmp_path / "i.sqlite"
-    wsdb.build(4, 2, db=db, max_depth=3)
-    before = Store.open(db).level_rows(4, 2)
     calls = {"n": 0}
     real = build_module.format_states
 
-    def dying(*args, **kwargs):   # dies while the rows of level 4 are written
+    def dying(*args, **kwargs):   # dies while the rows of level 5 are prepared
         calls["n"] += 1
-        if calls["n"] == 5:
+        if calls["n"] == 6:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
     monkeypatch.setattr(build_module, "format_states", dying)
     with pytest.raises(KeyboardInterrupt):
-        wsdb.build(4, 2, db=db, force=True)
+        wsdb.build(4, 3, db=db)
     s = Store.open(db)
-    assert s.level_rows(4, 2) == before
-    assert s.build_row(4, 2)["height"] == 3 and not s.build_row(4, 2)["complete"]
+    row = s.build_row(4, 3)
+    assert row["status"] == "building" and row["height"] == 4 and len(s.level_rows(4, 3)) == 5
+    with pytest.raises(WsdbError, match="interrupted at depth 4.*wsdb build --n 4 --c 3"):
+        wsdb.lookup("1212/1212/3333/3333", db=db)
+    monkeypatch.setattr(build_module, "format_states", real)
+    tree, row = wsdb.build(4, 3, db=db)
+    assert row["status"] == "done" and row["god_number"] == 10
+    assert [type(lv).__name__ for lv in tree.levels][:5] == ["Counts"] * 5   # found stored, not redone
+    with sqlite3.connect(db) as a, sqlite3.connect(clean) as b:
+        q = "select rep, grid, depth, parent, orbit_size from classes order by rep"
+        assert a.execute(q).fetchall() == b.execute(q).fetchall()
+        q = "select depth, classes, states from levels order by depth"
+        assert a.execute(q).fetchall() == b.execute(q).fetchall()
+    assert wsdb.verify(4, 3, db=db).ok
+
+
+def test_a_finished_partial_build_goes_deeper(tmp_path):
+    db = tmp_path / "d.sqlite"
+    wsdb.build(4, 4, db=db, max_depth=6)
+    tree, row = wsdb.build(4, 4, db=db, max_depth=9)
+    assert row["height"] == 9 and not row["complete"] and len(tree.levels) == 10
+    tree, row = wsdb.build(4, 4, db=db)
+    assert row["complete"] and row["god_number"] == 12 and wsdb.verify(4, 4, db=db).ok
 
 
 def test_keys_and_depths_match_the_full_load(db4):

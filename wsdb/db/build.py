@@ -3,12 +3,20 @@
 Level d+1 is every neighbour class of level d that is not in level d or d-1
 (a class can reappear no more than two levels up, thesis Figure 3.8), so only
 three levels are ever held for deduplication. Each level is expanded by one
-kernel call; deduplication is a numpy sort. The result is written to the
-store in one transaction by :func:`build`.
+kernel call; deduplication is a sort.
+
+:func:`build` commits every finished level as it goes (its class rows, its
+level row and the build row's totals in one transaction), so a build killed
+at any moment keeps every finished level, and the next ``build`` with the
+same arguments resumes from the deepest one. Because a level is computed
+from the sorted level above, a resumed build stores exactly the rows an
+uninterrupted one would. The same mechanism takes a finished partial tree
+deeper when a larger ``max_depth`` is asked for.
 """
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version
@@ -20,7 +28,7 @@ from ..engine import Engine, get_engine
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import WsdbError
 from ..puzzle import check_grid, format_states
-from .store import Store
+from .store import Store, builder_alive, this_builder, unfinished
 
 ROOTS = ("all", "single")
 
@@ -61,8 +69,19 @@ class Level:
 
 
 @dataclass
+class Counts:
+    """A level known by its counts only (a level stored by an earlier run)."""
+
+    depth: int
+    classes: int
+    states: int
+
+
+@dataclass
 class Tree:
-    """A finished (or depth-limited) state enumeration tree."""
+    """A finished (or depth-limited) state enumeration tree; ``levels`` are
+    :class:`Level` objects, or :class:`Counts` for levels a resumed build
+    found already stored."""
 
     n: int
     c: int
@@ -100,43 +119,59 @@ def roots(eng: Engine, root: str) -> np.ndarray:
 def dedupe(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct keys (as a sortable view) and the first row holding each.
 
-    When a key and a row number fit one word together they are packed and
-    sorted as plain integers, 4x faster than np.unique(return_index=True)."""
+    When a key and a row number fit one word together they are packed in
+    place (``children`` is consumed) and sorted as plain integers: halves
+    in parallel threads (numpy releases the GIL while sorting), then merged
+    keeping each key's first row. Otherwise np.unique."""
     rows = len(children)
     ib = max(int(rows - 1).bit_length(), 1)
     top = int(children[:, 0].max()).bit_length() if rows else 0
     if children.shape[1] > 1 or top + ib > 64:
         return np.unique(sortable(children), return_index=True)
-    packed = (children[:, 0] << np.uint64(ib)) | np.arange(rows, dtype=np.uint64)
-    packed.sort()
-    keys = packed >> np.uint64(ib)
-    first = np.ones(rows, dtype=bool)
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    chosen = packed[first]
+    from ..engine import kernels
+
+    packed = children.reshape(-1)
+    kernels.pack_rows(packed, ib)
+    mid = rows // 2
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(np.ndarray.sort, (packed[:mid], packed[mid:])))
+    chosen = kernels.merge_first(packed[:mid], packed[mid:], ib)
     return chosen >> np.uint64(ib), (chosen & np.uint64((1 << ib) - 1)).astype(np.int64)
+
+
+def next_level(eng: Engine, level: Level, seen_prev: np.ndarray) -> Level | None:
+    """Level d+1 from level d and the sorted keys of level d-1; None when
+    nothing new is reached (the tree is complete)."""
+    uniq, first_at = dedupe(eng.expand(level.reps))
+    fresh = ~member(sortable(level.reps), uniq)[0] & ~member(seen_prev, uniq)[0]
+    if not fresh.any():
+        return None
+    reps = unsortable(uniq[fresh], eng.layout.words)
+    parents = level.reps[first_at[fresh] // eng.nmoves]
+    return Level(level.depth + 1, reps, parents, eng.orbit_sizes(reps))
+
+
+def _first_level(eng: Engine, root: str) -> Level:
+    first = roots(eng, root)
+    return Level(0, first, np.zeros_like(first), eng.orbit_sizes(first))
 
 
 def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
          progress: Progress | None = None) -> Tree:
-    """Run the breadth-first search in memory and return the tree."""
+    """Run the breadth-first search in memory and return the tree (every
+    level with its arrays; :func:`build` stores instead)."""
     t0 = time.perf_counter()
-    words = eng.layout.words
-    first = roots(eng, root)
-    level = Level(0, first, np.zeros_like(first), eng.orbit_sizes(first))
+    level = _first_level(eng, root)
     tree = Tree(eng.puzzle.n, eng.puzzle.c, root, max_depth, False, 0.0, [level])
     if progress:
         progress(level, time.perf_counter() - t0)
-    seen_prev = np.zeros(0, dtype=sortable(first).dtype)
+    seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
     while max_depth is None or level.depth < max_depth:
-        uniq, first_at = dedupe(eng.expand(level.reps))
-        fresh = ~member(sortable(level.reps), uniq)[0] & ~member(seen_prev, uniq)[0]
-        if not fresh.any():
+        nxt = next_level(eng, level, seen_prev)
+        if nxt is None:
             tree.complete = True
             break
-        reps = unsortable(uniq[fresh], words)
-        parents = level.reps[first_at[fresh] // eng.nmoves]
-        seen_prev = sortable(level.reps)
-        level = Level(level.depth + 1, reps, parents, eng.orbit_sizes(reps))
+        seen_prev, level = sortable(level.reps), nxt
         tree.levels.append(level)
         if progress:
             progress(level, time.perf_counter() - t0)
@@ -147,13 +182,16 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
 def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "all",
           force: bool = False, progress: Progress | None = None,
           starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
-    """Build the (n, c) database and store it; returns (tree, build row).
+    """Build the (n, c) database and store it, level by level; returns
+    (tree, build row).
 
     A finished build (complete, or at least as deep as asked) is kept unless
-    ``force``; then the tree is None and the stored row is returned. The
-    write is one transaction, so an interrupted build leaves what was there.
+    ``force``; then the tree is None and the stored row is returned. An
+    interrupted build is resumed from its deepest stored level, and a
+    finished partial one taken deeper; ``force`` starts over.
     ``starting()`` is called once the arguments are checked and the database
-    is open, before the kernels load; ``progress`` after every level."""
+    is open, before the kernels load; ``progress(level, seconds)`` after
+    every level is committed."""
     check_grid(n, c)
     if max_depth is None:
         max_depth = default_depth(n, c)
@@ -162,40 +200,81 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     if root not in ROOTS:
         raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
     store = Store.open(db, create=True)
-    done = store.build_row(n, c, root)
-    if done and not force and (done["complete"] or
-                               (max_depth is not None and done["max_depth"] >= max_depth)):
-        return None, done
+    row = store.build_row(n, c, root)
+    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
+            and row["builder"] != this_builder():
+        raise WsdbError(f"{store.label}: {unfinished(row)}")
+    if row is not None and not force and row["status"] == "done" and (
+            row["complete"] or (max_depth is not None and row["height"] >= max_depth)):
+        return None, row
     if starting:
         starting()
     eng = get_engine(n, c)
-    tree = grow(eng, root, max_depth, progress)
-    row = build_row(tree)
-    store.replace_tree(row, level_rows(tree), class_rows(tree, eng))
+    key = (n, c, root)
+    t0 = time.perf_counter()
+    if row is None or force:
+        level = _first_level(eng, root)
+        row = dict(n=n, c=c, root=root, complete=False, max_depth=max_depth, height=0, god_number=None,
+                   classes=level.classes, states=level.states, seconds=0.0, version=version("wsdb"),
+                   built_at=_now(), status="building", builder=this_builder())
+        store.begin_tree(row, level_row(key, level), class_rows(level, eng))
+        tree = Tree(n, c, root, max_depth, False, 0.0, [level])
+        seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
+        if progress:
+            progress(level, time.perf_counter() - t0)
+    else:   # resume an interrupted build, or take a finished partial one deeper
+        depth = row["height"]
+        level = _stored_level(store, eng, key, depth)
+        seen_prev = sortable(_stored_level(store, eng, key, depth - 1).reps) if depth else \
+            np.zeros(0, dtype=sortable(level.reps).dtype)
+        tree = Tree(n, c, root, max_depth, False, 0.0,
+                    [Counts(**r) for r in store.level_rows(n, c, root)])
+        row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
+        store.update_build(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
+    earlier = row["seconds"]
+    while max_depth is None or level.depth < max_depth:
+        nxt = next_level(eng, level, seen_prev)
+        if nxt is None:
+            tree.complete = True
+            break
+        row.update(height=nxt.depth, classes=row["classes"] + nxt.classes, states=row["states"] + nxt.states,
+                   seconds=round(earlier + time.perf_counter() - t0, 3), built_at=_now())
+        store.add_level(key, level_row(key, nxt), class_rows(nxt, eng),
+                        {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
+        seen_prev, level = sortable(level.reps), nxt
+        tree.levels.append(level)
+        if progress:
+            progress(level, time.perf_counter() - t0)
+    tree.seconds = time.perf_counter() - t0
+    row.update(status="done", builder=None, complete=tree.complete,
+               god_number=row["height"] if tree.complete else None,
+               seconds=round(earlier + tree.seconds, 3), built_at=_now())
+    store.update_build(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
+                                                   "built_at")})
+    store.checkpoint()   # the database file alone now holds the build
     return tree, row
 
 
-def build_row(tree: Tree) -> dict:
-    """The ``builds`` row describing a grown tree."""
-    return dict(n=tree.n, c=tree.c, root=tree.root, complete=tree.complete,
-                max_depth=tree.max_depth, height=tree.height,
-                god_number=tree.height if tree.complete else None,
-                classes=tree.classes, states=tree.states, seconds=round(tree.seconds, 3),
-                version=version("wsdb"),
-                built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def level_rows(tree: Tree) -> list[dict]:
-    """The ``levels`` rows of a grown tree."""
-    return [dict(n=tree.n, c=tree.c, root=tree.root, depth=lv.depth, classes=lv.classes,
-                 states=lv.states) for lv in tree.levels]
+def _stored_level(store: Store, eng: Engine, key: tuple, depth: int) -> Level:
+    reps, _, parents, orbits = store.load(*key[:2], eng.layout, key[2], depth=depth)
+    return Level(depth, reps, parents, orbits)
 
 
-def class_rows(tree: Tree, eng: Engine) -> Iterator[Iterator[tuple]]:
-    """The ``classes`` rows of a grown tree, one lazy batch per level:
-    (rep, grid, depth, parent, orbit_size), the columns after the tree key."""
+def level_row(key: tuple, level: Level) -> dict:
+    """The ``levels`` row of one level."""
+    n, c, root = key
+    return dict(n=n, c=c, root=root, depth=level.depth, classes=level.classes, states=level.states)
+
+
+def class_rows(level: Level, eng: Engine) -> Iterator[tuple]:
+    """The ``classes`` rows of one level: (rep, grid, depth, parent,
+    orbit_size), the columns after the tree key."""
     layout = eng.layout
-    for lv in tree.levels:
-        grids = format_states(eng.decode(lv.reps), tree.n).tolist()
-        parents = [None] * lv.classes if lv.depth == 0 else layout.to_sql(lv.parents)
-        yield zip(layout.to_sql(lv.reps), grids, [lv.depth] * lv.classes, parents, lv.orbits.tolist())
+    n = eng.puzzle.n
+    grids = format_states(eng.decode(level.reps), n).tolist()
+    parents = [None] * level.classes if level.depth == 0 else layout.to_sql(level.parents)
+    return zip(layout.to_sql(level.reps), grids, [level.depth] * level.classes, parents, level.orbits.tolist())

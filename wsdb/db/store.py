@@ -15,9 +15,12 @@ where it fits 63 bits, else its big-endian bytes.
 """
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
 from importlib import resources
 from typing import Iterable, Iterator
+from urllib.parse import quote
 
 import numpy as np
 import sqlalchemy as sa
@@ -26,7 +29,7 @@ from sqlalchemy import event, exc
 from ..errors import WsdbError
 from .location import Location, resolve
 
-HEAD = "0001"  # latest migration; a test checks it against the migration scripts
+HEAD = "0002"  # latest migration; a test checks it against the migration scripts
 
 
 def _tree_columns() -> list[sa.Column]:
@@ -47,6 +50,8 @@ builds = sa.Table(
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
     sa.Column("built_at", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False, server_default="done"),
+    sa.Column("builder", sa.Text),
 )
 levels = sa.Table(
     "levels", metadata, *_tree_columns(),
@@ -61,19 +66,53 @@ classes = sa.Table(
     sa.Column("depth", sa.Integer, nullable=False),
     sa.Column("parent", sa.Integer),
     sa.Column("orbit_size", sa.Integer, nullable=False),
-    sa.Index("ix_classes_depth", "n", "c", "root", "depth"),
     sqlite_with_rowid=False,
 )
 
-_CHUNK = 5000  # keys per IN (...) query; far below SQLite's parameter limit
+_CHUNK = 5000   # keys per IN (...) query; far below SQLite's parameter limit
+BUSY_MS = 10_000   # how long a connection waits for another's write lock
+
+
+def this_builder() -> str:
+    """How a build names the process running it (host:pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def builder_alive(builder: str | None) -> bool:
+    """Whether the process named by ``builder`` still runs (on this host;
+    a build started on another host counts as alive)."""
+    if not builder:
+        return False
+    host, _, pid = builder.rpartition(":")
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def unfinished(row: dict) -> str:
+    """One line saying that a build is not finished, and what to do."""
+    n, c = row["n"], row["c"]
+    flag = "" if row["root"] == "all" else f" --root {row['root']}"
+    if row["builder"] and builder_alive(row["builder"]) and row["builder"] != this_builder():
+        return (f"the {n}x{n} {c}-colour build is still running (levels 0-{row['height']} done, by "
+                f"{row['builder']}): try again when it has finished")
+    return (f"the {n}x{n} {c}-colour build was interrupted at depth {row['height']}: run "
+            f"`wsdb build --n {n} --c {c}{flag}` to resume it")
 
 
 class Store:
-    """An open wsdb database."""
+    """An open wsdb database: read-only unless opened to write."""
 
-    def __init__(self, sql: sa.Engine, where: Location):
+    def __init__(self, sql: sa.Engine, where: Location, writable: bool):
         self.sql = sql
         self.where = where
+        self.writable = writable
 
     @property
     def label(self) -> str:
@@ -85,27 +124,38 @@ class Store:
         return self.where.path
 
     @classmethod
-    def open(cls, db=None, create: bool = False) -> "Store":
-        """Open (or, with ``create``, make) a wsdb database and bring its
-        schema up to date. Refuses missing files and foreign databases
-        without writing anything."""
+    def open(cls, db=None, create: bool = False, write: bool = False) -> "Store":
+        """Open a wsdb database: read-only by default (lookups, stats and
+        verify never block a build, and work on read-only media); with
+        ``write`` for writing, and with ``create`` making it if missing.
+        Refuses missing files and foreign databases without writing
+        anything, and brings an older schema up to date."""
         where = resolve(db)
         if where.missing:
             if not create:
                 raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
                                 "or point --db / WSDB_DB at an existing one")
-            where.path.parent.mkdir(parents=True, exist_ok=True)
-        sql = sa.create_engine(where.url)
-        event.listen(sql, "connect", _pragmas)
-        store = cls(sql, where)
+            try:
+                where.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise WsdbError(f"cannot create {where.label}: {e.strerror}") from None
+        if where.path is not None and where.path.is_dir():
+            raise WsdbError(f"{where.label} is a directory: expected a database file")
+        write = write or create
+        if where.missing or where.path is None:   # a new file (or memory): make the schema
+            store = cls(_engine(where, True), where, True)
+            store._check_schema(create)
+            return store
+        # look before touching anything: a foreign file must stay as it was
+        store = cls(_engine(where, False), where, False)
         store._check_schema(create)
-        return store
+        return cls(_engine(where, True), where, True) if write else store
 
     @classmethod
     def open_if_present(cls, db=None) -> "Store | None":
-        """The database, or None when the default one does not exist yet (a
-        solver then works without tables); a database the user named must
-        exist."""
+        """The database (read-only), or None when the default one does not
+        exist yet (a solver then works without tables); a database the user
+        named must exist."""
         where = resolve(db)
         if where.missing and not where.explicit:
             return None
@@ -119,8 +169,8 @@ class Store:
                     if "alembic_version" in names else None
         except exc.OperationalError as e:
             if "locked" in str(e.orig):
-                raise WsdbError(f"{self.label} is locked by another process (a build writing it?): "
-                                "try again when it has finished") from None
+                raise WsdbError(f"{self.label} is locked by another process: try again when it has "
+                                "finished") from None
             raise WsdbError(f"{self.label} cannot be read ({e.orig}): expected a wsdb database") from None
         except exc.DatabaseError as e:
             raise WsdbError(f"{self.label} is not a SQLite database ({e.orig}): expected a wsdb database") from None
@@ -131,7 +181,18 @@ class Store:
                             "but no wsdb schema): expected a database made by `wsdb build`")
         if rev is None and not create:
             raise WsdbError(f"{self.label} holds no wsdb tables: build one with `wsdb build --n N --c C`")
-        self.migrate()
+        if rev is not None and rev not in _revisions():
+            raise WsdbError(f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
+                            f"up to {HEAD}): upgrade wsdb to read it")
+        if self.writable:
+            self.migrate()
+            self.checkpoint()
+            return
+        try:   # an older schema: upgrade it once, through a writable connection
+            Store(_engine(self.where, True), self.where, True).migrate()
+        except WsdbError as e:
+            raise WsdbError(f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
+                            f"here ({e}): open it once where it is writable") from None
 
     def migrate(self) -> None:
         """Apply the Alembic migrations up to head."""
@@ -141,13 +202,15 @@ class Store:
 
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
-        with self.sql.begin() as conn:
-            cfg.attributes["connection"] = conn
-            try:
+        try:
+            with self.sql.begin() as conn:
+                cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
-            except CommandError as e:
-                raise WsdbError(f"{self.label}: cannot migrate its schema ({e}); expected a database "
-                                "made by this or an older wsdb") from None
+        except CommandError as e:
+            raise WsdbError(f"{self.label}: cannot migrate its schema ({e}); expected a database "
+                            "made by this or an older wsdb") from None
+        except exc.OperationalError as e:
+            raise WsdbError(f"{self.label}: cannot migrate its schema ({e.orig})") from None
 
     # ---- builds ------------------------------------------------------------
 
@@ -164,12 +227,21 @@ class Store:
             return dict(row._mapping) if row else None
 
     def require_build(self, n: int, c: int, root: str = "all") -> dict:
-        """The stored build, or a clear error saying how to make it."""
-        row = self.build_row(n, c, root)
+        """The stored, finished build, or a clear error saying how to make
+        or finish it."""
+        row = self.finished_build(n, c, root)
         if row is None:
             flag = "" if root == "all" else f" --root {root}"
             raise WsdbError(f"{self.label} has no {n}x{n} {c}-colour database: run "
                             f"`wsdb build --n {n} --c {c}{flag}` first (add --max-depth D for big grids)")
+        return row
+
+    def finished_build(self, n: int, c: int, root: str = "all") -> dict | None:
+        """The stored build if finished, None if there is none; an error
+        (saying so, and how to resume) if it is not finished."""
+        row = self.build_row(n, c, root)
+        if row is not None and row["status"] != "done":
+            raise WsdbError(f"{self.label}: {unfinished(row)}")
         return row
 
     def level_rows(self, n: int, c: int, root: str = "all") -> list[dict]:
@@ -179,19 +251,43 @@ class Store:
                                 .where(*_tree_is(levels, n, c, root)).order_by(levels.c.depth))
             return [dict(r._mapping) for r in rows]
 
-    def replace_tree(self, build: dict, level_rows: list[dict],
-                     class_batches: Iterable[Iterable[tuple]]) -> None:
-        """Replace the stored (n, c, root) tree in one transaction: the build
-        row, its level rows, and the class rows, given as batches of tuples
-        (rep, grid, depth, parent, orbit_size); batches may be lazy."""
+    def begin_tree(self, build: dict, level_row: dict, class_rows: Iterable[tuple]) -> None:
+        """Start the (n, c, root) tree afresh in one transaction: whatever
+        was stored goes, the build row (status 'building') and level 0 come."""
         key = (build["n"], build["c"], build["root"])
-        with self.sql.begin() as conn:
+        with self._write() as conn:
             for table in (classes, levels, builds):
                 conn.execute(table.delete().where(*_tree_is(table, *key)))
-            for batch in class_batches:
-                _insert_many(conn, classes, key, batch)
-            conn.execute(levels.insert(), level_rows)
+            _insert_many(conn, classes, key, class_rows)
+            conn.execute(levels.insert(), [level_row])
             conn.execute(builds.insert(), [build])
+
+    def add_level(self, key: tuple, level_row: dict, class_rows: Iterable[tuple], build: dict) -> None:
+        """Add one finished level in one transaction: its class rows
+        (rep, grid, depth, parent, orbit_size), its levels row, and the
+        build row's new totals. A crash leaves the level wholly in or out."""
+        with self._write() as conn:
+            _insert_many(conn, classes, key, class_rows)
+            conn.execute(levels.insert(), [level_row])
+            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**build))
+
+    def update_build(self, key: tuple, values: dict) -> None:
+        """Change the build row of (n, c, root)."""
+        with self._write() as conn:
+            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
+
+    def checkpoint(self) -> None:
+        """Move everything from the write-ahead log into the database file
+        and empty the log, so the file alone holds the data (to copy or
+        ship it). Waits for readers a moment; harmless if they stay."""
+        if self.sql.dialect.name == "sqlite" and self.writable:
+            with self.sql.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _write(self):
+        """A write transaction, with the environment's failures (a full
+        disk, a read-only file) as one-line errors."""
+        return _Writing(self)
 
     def all_level_rows(self) -> list[dict]:
         """Every ``levels`` row of every build, in (n, c, root, depth) order."""
@@ -298,6 +394,66 @@ def _tree_is(table, n, c, root):
     return table.c.n == n, table.c.c == c, table.c.root == root
 
 
+class _Writing:
+    """``with store._write() as conn``: a transaction whose environmental
+    failures become WsdbError (nothing is committed then)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.tx = None
+
+    def __enter__(self):
+        try:
+            self.tx = self.store.sql.begin()
+            return self.tx.__enter__()
+        except exc.OperationalError as e:
+            raise WsdbError(_why_not_written(self.store, e)) from None
+
+    def __exit__(self, kind, value, tb):
+        failures = (exc.OperationalError, sqlite3.OperationalError)
+        try:
+            self.tx.__exit__(kind, value, tb)   # commit, or roll back on an exception
+        except failures as e:
+            raise WsdbError(_why_not_written(self.store, e)) from None
+        if kind is not None and issubclass(kind, failures):
+            raise WsdbError(_why_not_written(self.store, value)) from None
+        return False
+
+
+def _why_not_written(store: Store, e: Exception) -> str:
+    text = str(getattr(e, "orig", e))
+    if "full" in text or "disk I/O" in text:
+        return f"cannot write {store.label}: the disk is full ({text}); nothing of this step was kept"
+    if "readonly" in text or "read-only" in text:
+        return f"cannot write {store.label}: it is read-only ({text})"
+    if "locked" in text:
+        return f"cannot write {store.label}: another process holds its write lock ({text}); try again"
+    return f"cannot write {store.label}: {text}"
+
+
+def _revisions() -> set[str]:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
+    return {script.revision for script in ScriptDirectory.from_config(cfg).walk_revisions()}
+
+
+def _engine(where: Location, write: bool) -> sa.Engine:
+    """A SQLAlchemy engine on the database: read-only connections unless
+    ``write``. On a read-only filesystem SQLite cannot open a WAL database
+    even for reading (it needs its shared-memory file), so there the file
+    is opened as immutable, which is exact because nothing can change it."""
+    url = where.url
+    if where.path is not None and not write:
+        immutable = "" if os.access(where.path.parent, os.W_OK) else "&immutable=1"
+        url = f"sqlite:///file:{quote(str(where.path))}?mode=ro{immutable}&uri=true"
+    sql = sa.create_engine(url)
+    event.listen(sql, "connect", _write_pragmas if write else _read_pragmas)
+    return sql
+
+
 def _insert_many(conn, table: sa.Table, prefix: tuple, rows: Iterable[tuple]) -> None:
     """Insert ``prefix + row`` for every row (tuples in the table's column
     order), streamed through the table's compiled INSERT and the driver's
@@ -314,11 +470,22 @@ def _insert_many(conn, table: sa.Table, prefix: tuple, rows: Iterable[tuple]) ->
         cursor.close()
 
 
-def _pragmas(dbapi_conn, _record) -> None:
-    # Bulk writes of millions of rows: a bigger page cache and no fsync per
-    # page; the one-transaction write still rolls back cleanly on a crash.
+def _read_pragmas(dbapi_conn, _record) -> None:
     if isinstance(dbapi_conn, sqlite3.Connection):
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA cache_size = -262144")
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        cur.close()
+
+
+def _write_pragmas(dbapi_conn, _record) -> None:
+    # WAL: readers never wait for a build, and a build's level commits are
+    # atomic; synchronous NORMAL loses at most the last commits on a power
+    # cut, never consistency. 16 KiB pages (new files only) write faster.
+    if isinstance(dbapi_conn, sqlite3.Connection):
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        cur.execute("PRAGMA page_size = 16384")
+        cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute("PRAGMA cache_size = -131072")
         cur.close()

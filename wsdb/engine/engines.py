@@ -43,23 +43,39 @@ class _Keyed:
 class Engine(_Keyed):
     """Key-level operations for one puzzle, on the numba kernels."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, product: bool = True):
         from . import kernels  # numba loads here, not on `import wsdb`
 
         super().__init__(puzzle)
         self._k = kernels
-        moves = _flat(self.layout.tables(puzzle.moves))
-        maps = _flat(self.layout.tables(puzzle.maps))
-        one = self.layout.words == 1
+        layout = self.layout
+        moves = _flat(layout.tables(puzzle.moves))
+        maps = _flat(layout.tables(puzzle.maps))
+        path = kernels.GENERAL
+        if product and layout.words <= 2 and puzzle.interchangeable in (1, 2, 4) and _factors(puzzle):
+            path = kernels.PRODUCT1 if layout.words == 1 else kernels.PRODUCT2
+        base = _flat(layout.tables(puzzle.map_base)) if path != kernels.GENERAL else np.zeros((1, 256, layout.words), np.uint64)
         self.tables = kernels.KeyTables(
-            moves=moves, maps=maps,
-            moves1=np.ascontiguousarray(moves[:, :, 0]) if one else np.zeros((1, 256), np.uint64),
-            maps1=np.ascontiguousarray(maps[:, :, 0]) if one else np.zeros((1, 256), np.uint64),
-            ncells=puzzle.ncells, k=puzzle.interchangeable, valid=self.layout.valid)
+            moves=moves, maps=maps, moves1=_word(moves, layout), maps1=_word(maps, layout),
+            base=base, base1=_word(base, layout), path=path,
+            half=np.uint64(layout.total_bits // 2), row_half=np.uint64(layout.bits * puzzle.n // 2),
+            masks=_translation_masks(layout, puzzle.n),
+            ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid)
+        # the kernel set of this key width and path (each compiles separately)
+        suffix = "_w1" if layout.words == 1 else "_w2" if path == kernels.PRODUCT2 else ""
+        self._canonical = getattr(kernels, "canonical" + suffix)
+        self._expand = getattr(kernels, "expand" + suffix)
+        self._stabilisers = getattr(kernels, "stabilisers" + suffix)
+        self._step = getattr(kernels, "step_w1" if suffix == "_w1" else "step_w2" if suffix else "step_into")
+
+    def compiled(self) -> bool:
+        """Whether this grid's kernels are already in numba's on-disk cache
+        (otherwise the first call compiles them: seconds to a minute)."""
+        return all(self._k.cached(f) for f in (self._canonical, self._expand, self._stabilisers, self._step))
 
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         """Class representatives (thesis §3.4)."""
-        return self._k.canonical(_keys(keys), self.tables)
+        return self._canonical(_keys(keys), self.tables)
 
     def move(self, keys: np.ndarray, m: int) -> np.ndarray:
         """Move m applied to raw keys."""
@@ -67,16 +83,16 @@ class Engine(_Keyed):
 
     def expand(self, reps: np.ndarray) -> np.ndarray:
         """(F*M, W) representatives of all neighbours, row s*M + m."""
-        return self._k.expand(_keys(reps), self.tables)
+        return self._expand(_keys(reps), self.tables)
 
     def orbit_sizes(self, reps: np.ndarray) -> np.ndarray:
         """Number of states in each class."""
-        stab = self._k.stabilisers(_keys(reps), self.tables)
+        stab = self._stabilisers(_keys(reps), self.tables)
         return self.puzzle.group_order // stab
 
     def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(move index or -1, resulting raw key) towards each target class."""
-        return self._k.step_into(_keys(raw), _keys(targets), self.tables)
+        return self._step(_keys(raw), _keys(targets), self.tables)
 
     def find(self, sorted_keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
         """Row of each query key in ``sorted_keys`` (ascending), or -1."""
@@ -101,6 +117,37 @@ class SmallEngine(_Keyed):
         found = np.where(hit.any(axis=1), np.argmax(hit, axis=1), -1)
         nxt = self.encode(children.reshape(s, m, -1)[np.arange(s), np.maximum(found, 0)])
         return found, nxt
+
+
+def _factors(puzzle: Puzzle) -> bool:
+    """Whether every map is a base map followed by a half-grid translation,
+    each exactly once (then the PRODUCT kernels apply)."""
+    if puzzle.map_base is None:
+        return False
+    from ..puzzle.symmetry import compose, half_translations
+
+    products = [compose(d, t).tobytes() for d in puzzle.map_base for t in half_translations(puzzle.n)]
+    return len(products) == len(puzzle.maps) == len(set(products)) and \
+        set(products) == {g.tobytes() for g in puzzle.maps}
+
+
+def _translation_masks(layout: KeyLayout, n: int) -> np.ndarray:
+    """(3, 2) uint64 as (hi, lo) of the low 128 key bits: all key bits, the
+    low half of every row, the high half of every row."""
+    row = layout.bits * n
+    low = sum(((1 << (row // 2)) - 1) << (row * r) for r in range(n))
+    out = np.zeros((3, 2), np.uint64)
+    for i, value in enumerate(((1 << layout.total_bits) - 1, low, low << (row // 2))):
+        value &= (1 << 128) - 1
+        out[i] = (value >> 64, value & ((1 << 64) - 1))
+    return out
+
+
+def _word(tables: np.ndarray, layout: KeyLayout) -> np.ndarray:
+    """The one-word copy the scalar kernels index (a dummy for wider keys)."""
+    if layout.words == 1:
+        return np.ascontiguousarray(tables[:, :, 0])
+    return np.zeros((1, 256), np.uint64)
 
 
 def _flat(tables: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """Numba kernels on keys: apply permutations, canonicalise, expand a level,
-step towards a parent, find keys in a sorted table.
+count stabilisers, step towards a parent, find keys in a sorted table.
 
 Pure functions over numpy arrays (no I/O, no SQL, no puzzle objects), compiled
 with ``cache=True`` so the CLI starts fast. Keys are (S, W) uint64 arrays as
@@ -7,15 +7,30 @@ laid out in :mod:`wsdb.engine.keys`. Every batch kernel takes a
 :class:`KeyTables`, built once per puzzle by :class:`wsdb.engine.engines.Engine`.
 Work is spread across states with ``prange``.
 
+Three paths, chosen by ``KeyTables.path``:
+
+* ``PRODUCT1`` / ``PRODUCT2``: keys of one word, or two (up to 128 bits:
+  6x6 three and four colours, every 8x8 grid), on a puzzle whose maps are 8
+  base maps each followed by one of the four half-grid translations
+  (Wrapslide, thesis §3.2). The base maps go through byte tables; a
+  translation by n/2 rows swaps the two halves of the key's bit string, one
+  by n/2 columns swaps the two halves of every row: a few shifts and masks,
+  so a canonical form costs 8 table permutations instead of 32 (6-7x
+  faster). Two-word keys are carried as (hi, lo) scalar pairs.
+* ``GENERAL``: any key width and any set of maps, every map by table.
+
 Integer arithmetic mixes only uint64 with uint64: numba widens uint64 op
 int64 to float64, which would silently corrupt keys.
 """
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
+
+GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
 
 
 class KeyTables(NamedTuple):
@@ -23,51 +38,102 @@ class KeyTables(NamedTuple):
     canonicalisation needs besides."""
 
     moves: np.ndarray    # (M, chunks*256, W): the moves, any key width
-    maps: np.ndarray     # (G, chunks*256, W): the geometric maps
-    moves1: np.ndarray   # (M, chunks*256): one-word copies for the scalar path
-    maps1: np.ndarray    # (G, chunks*256)   (8x faster; covers every 4x4 grid and
-                         #                    two colours up to 8x8)
+    maps: np.ndarray     # (G, chunks*256, W): every geometric map (GENERAL path)
+    moves1: np.ndarray   # (M, chunks*256): one-word copies for the scalar paths
+    maps1: np.ndarray    # (G, chunks*256)
+    base: np.ndarray     # (8, chunks*256, W): base maps of the PRODUCT paths
+    base1: np.ndarray    # (8, chunks*256)
+    path: int            # GENERAL, PRODUCT1 or PRODUCT2
+    half: np.uint64      # PRODUCT: half the key's bits (translation by n/2 rows)
+    row_half: np.uint64  # PRODUCT: half a row's bits (translation by n/2 columns)
+    masks: np.ndarray    # PRODUCT: (3, 2) uint64 (hi, lo) of: all key bits,
+                         #          low and high halves of every row
     ncells: int
     k: int               # colours 0..k-1 are interchangeable
     valid: np.ndarray    # (W,) per word, the bits that belong to some cell
 
 
 _U0 = np.uint64(0)
+_64 = np.uint64(64)
 _BYTE = np.uint64(0xFF)
 _LOW = np.uint64(0x5555555555555555)
 _ONE = np.uint64(1)
 _THREE = np.uint64(3)
 
 
-# ---- one-word keys: scalars -------------------------------------------------
-
-@njit(cache=True, inline="always")
-def permute1(x, tables, p):
-    """Permutation p applied to the one-word key x."""
-    out = _U0
-    for j in range(tables.shape[1] >> 8):
-        out |= tables[p, (j << 8) + np.int64((x >> np.uint64(8 * j)) & _BYTE)]
-    return out
-
+# ---- colour relabelling (thesis §3.4) --------------------------------------------
 
 @njit(cache=True, inline="always")
 def relabel_word(y, vm, sigma):
     """Colour relabelling sigma applied to every two-bit field of one word."""
+    return relabel4(y, vm, sigma[0], sigma[1], sigma[2], sigma[3])
+
+
+@njit(cache=True, inline="always")
+def relabel4(y, vm, s0, s1, s2, s3):
+    """Colour v becomes s_v in every two-bit field of one word."""
     vm = vm & _LOW
     h = (y >> _ONE) & _LOW
     lo = y & _LOW
-    return ((~h & ~lo & vm) * np.uint64(sigma[0]) + (~h & lo & vm) * np.uint64(sigma[1])
-            + (h & ~lo & vm) * np.uint64(sigma[2]) + (h & lo & vm) * np.uint64(sigma[3]))
+    return ((~h & ~lo & vm) * np.uint64(s0) + (~h & lo & vm) * np.uint64(s1)
+            + (h & ~lo & vm) * np.uint64(s2) + (h & lo & vm) * np.uint64(s3))
+
+
+@njit(cache=True, inline="always")
+def _top_bit(x):
+    """Index of the highest set bit of x (x > 0)."""
+    n = 0
+    for s in (32, 16, 8, 4, 2, 1):
+        if x >> np.uint64(s):
+            x >>= np.uint64(s)
+            n += s
+    return n
+
+
+@njit(cache=True, inline="always")
+def _first_cell_of(v, hi, lo, vh, vl):
+    """How early colour v first appears in the two-bit key (hi, lo): the bit
+    position of its first cell (higher = earlier), -1 if it does not."""
+    fh = ((hi >> _ONE) if v & 2 else ~(hi >> _ONE)) & ((hi) if v & 1 else ~hi) & vh & _LOW
+    if fh:
+        return 64 + _top_bit(fh)
+    fl = ((lo >> _ONE) if v & 2 else ~(lo >> _ONE)) & ((lo) if v & 1 else ~lo) & vl & _LOW
+    if fl:
+        return _top_bit(fl)
+    return -1
+
+
+@njit(cache=True)
+def _sigma2(hi, lo, vh, vl, k):
+    """The relabelling that puts colours 0..k-1 in order of first
+    appearance, for keys of at most 128 bits, by bit masks (one top-bit
+    search per colour, no loop over cells): (is identity, s0, s1, s2, s3).
+    Scalars in and out: called per image, it must not touch arrays."""
+    p0 = _first_cell_of(0, hi, lo, vh, vl)
+    p1 = _first_cell_of(1, hi, lo, vh, vl)
+    if k == 2:
+        if p1 > p0:
+            return False, 1, 0, 2, 3
+        return True, 0, 1, 2, 3
+    p2 = _first_cell_of(2, hi, lo, vh, vl)
+    p3 = _first_cell_of(3, hi, lo, vh, vl)
+    # rank of each colour: how many appear earlier (ties: the smaller colour first)
+    r0 = (p1 > p0) + (p2 > p0) + (p3 > p0)
+    r1 = (p0 >= p1) + (p2 > p1) + (p3 > p1)
+    r2 = (p0 >= p2) + (p1 >= p2) + (p3 > p2)
+    r3 = (p0 >= p3) + (p1 >= p3) + (p2 >= p3)
+    return r0 == 0 and r1 == 1 and r2 == 2, r0, r1, r2, r3
 
 
 @njit(cache=True, inline="always")
 def first_appearance(x, ncells, k, sigma):
     """Fill sigma with the relabelling that puts colours 0..k-1 in order of
-    first appearance from cell 0 (thesis §3.4); True if it is the identity."""
+    first appearance from cell 0 (thesis §3.4); True if it is the identity.
+    Any key width (the GENERAL path; the others use :func:`_sigma2`)."""
+    words = x.shape[0]
     for v in range(4):
         sigma[v] = -1
     nxt = 0
-    words = x.shape[0]
     for i in range(ncells):
         pos = 2 * (ncells - 1 - i)
         v = np.int64((x[words - 1 - (pos >> 6)] >> np.uint64(pos & 63)) & _THREE)
@@ -84,30 +150,198 @@ def first_appearance(x, ncells, k, sigma):
     return ident
 
 
+# ---- one-word keys: scalars ------------------------------------------------------
+
 @njit(cache=True, inline="always")
-def normalise1(x, ncells, k, valid0, sigma, word):
-    """Smallest colour relabelling of the one-word key x (``word`` is a
-    length-1 scratch array)."""
+def permute1(x, tables, p):
+    """Permutation p applied to the one-word key x."""
+    out = _U0
+    for j in range(tables.shape[1] >> 8):
+        out |= tables[p, (j << 8) + np.int64((x >> np.uint64(8 * j)) & _BYTE)]
+    return out
+
+
+@njit(cache=True, inline="always")
+def normalise1(x, ncells, k, valid0):
+    """Smallest colour relabelling of the one-word key x."""
     if k <= 1:
         return x
-    word[0] = x
-    if first_appearance(word, ncells, k, sigma):
-        return x
-    return relabel_word(x, valid0, sigma)
+    ident, s0, s1, s2, s3 = _sigma2(_U0, x, _U0, valid0, k)
+    return x if ident else relabel4(x, valid0, s0, s1, s2, s3)
 
 
-@njit(cache=True)
-def canonical1(x, maps1, ncells, k, valid0, sigma, word):
+@njit(cache=True, inline="always")
+def _rows1(y, half, full):
+    """Translation by n/2 rows of a one-word key."""
+    return ((y << half) | (y >> half)) & full
+
+
+@njit(cache=True, inline="always")
+def _cols1(y, row_half, low, high):
+    """Translation by n/2 columns of a one-word key."""
+    return ((y << row_half) & high) | ((y >> row_half) & low)
+
+
+@njit(cache=True, inline="always")
+def _images1(x, base1, d, half, row_half, full, low, high):
+    """The four images of x under base map d and the half-grid translations."""
+    y = permute1(x, base1, d)
+    r = _rows1(y, half, full)
+    return y, r, _cols1(y, row_half, low, high), _cols1(r, row_half, low, high)
+
+
+@njit(cache=True, inline="always")
+def canonical1(x, ctx):
     """Class representative of the one-word key x."""
-    best = normalise1(permute1(x, maps1, 0), ncells, k, valid0, sigma, word)
-    for g in range(1, maps1.shape[0]):
-        y = normalise1(permute1(x, maps1, g), ncells, k, valid0, sigma, word)
-        if y < best:
-            best = y
+    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    ncells, k, v0 = ctx.ncells, ctx.k, ctx.valid[0]
+    if ctx.path == PRODUCT1:
+        half, row_half = ctx.half, ctx.row_half
+        full, low, high = ctx.masks[0, 1], ctx.masks[1, 1], ctx.masks[2, 1]
+        base1 = ctx.base1
+        if k <= 1:   # no colours to relabel: the plain minimum
+            for d in range(base1.shape[0]):
+                a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
+                best = min(best, a, b, c, e)
+            return best
+        for d in range(base1.shape[0]):
+            a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
+            best = min(best, normalise1(a, ncells, k, v0), normalise1(b, ncells, k, v0),
+                       normalise1(c, ncells, k, v0), normalise1(e, ncells, k, v0))
+        return best
+    for g in range(ctx.maps1.shape[0]):
+        z = normalise1(permute1(x, ctx.maps1, g), ncells, k, v0)
+        if z < best:
+            best = z
     return best
 
 
-# ---- keys of any width: arrays ----------------------------------------------
+@njit(cache=True, inline="always")
+def stabiliser1(x, ctx):
+    """How many (map, relabelling) pairs fix the representative x."""
+    count = 0
+    if ctx.path == PRODUCT1:
+        half, row_half = ctx.half, ctx.row_half
+        full, low, high = ctx.masks[0, 1], ctx.masks[1, 1], ctx.masks[2, 1]
+        for d in range(ctx.base1.shape[0]):
+            y = permute1(x, ctx.base1, d)
+            r = _rows1(y, half, full)
+            count += normalise1(y, ctx.ncells, ctx.k, ctx.valid[0]) == x
+            count += normalise1(r, ctx.ncells, ctx.k, ctx.valid[0]) == x
+            count += normalise1(_cols1(y, row_half, low, high), ctx.ncells, ctx.k, ctx.valid[0]) == x
+            count += normalise1(_cols1(r, row_half, low, high), ctx.ncells, ctx.k, ctx.valid[0]) == x
+        return count
+    for g in range(ctx.maps1.shape[0]):
+        count += normalise1(permute1(x, ctx.maps1, g), ctx.ncells, ctx.k, ctx.valid[0]) == x
+    return count
+
+
+# ---- two-word keys: (hi, lo) scalar pairs ------------------------------------------
+
+@njit(cache=True, inline="always")
+def _shl2(hi, lo, s):
+    """(hi, lo) << s for 0 < s < 128."""
+    if s >= _64:
+        return lo << (s - _64), _U0
+    return (hi << s) | (lo >> (_64 - s)), lo << s
+
+
+@njit(cache=True, inline="always")
+def _shr2(hi, lo, s):
+    """(hi, lo) >> s for 0 < s < 128."""
+    if s >= _64:
+        return _U0, hi >> (s - _64)
+    return hi >> s, (lo >> s) | (hi << (_64 - s))
+
+
+@njit(cache=True, inline="always")
+def permute2(hi, lo, tables, p):
+    """Permutation p applied to the two-word key (hi, lo)."""
+    oh, ol = _U0, _U0
+    for j in range(tables.shape[1] >> 8):
+        w = lo if j < 8 else hi
+        row = (j << 8) + np.int64((w >> np.uint64(8 * (j & 7))) & _BYTE)
+        oh |= tables[p, row, 0]
+        ol |= tables[p, row, 1]
+    return oh, ol
+
+
+@njit(cache=True, inline="always")
+def normalise2(hi, lo, ncells, k, valid):
+    """Smallest colour relabelling of the two-word key (hi, lo)."""
+    if k <= 1:
+        return hi, lo
+    ident, s0, s1, s2, s3 = _sigma2(hi, lo, valid[0], valid[1], k)
+    if ident:
+        return hi, lo
+    return relabel4(hi, valid[0], s0, s1, s2, s3), relabel4(lo, valid[1], s0, s1, s2, s3)
+
+
+@njit(cache=True, inline="always")
+def _rows2(hi, lo, ctx):
+    ah, al = _shl2(hi, lo, ctx.half)
+    bh, bl = _shr2(hi, lo, ctx.half)
+    return (ah | bh) & ctx.masks[0, 0], (al | bl) & ctx.masks[0, 1]
+
+
+@njit(cache=True, inline="always")
+def _cols2(hi, lo, ctx):
+    ah, al = _shl2(hi, lo, ctx.row_half)
+    bh, bl = _shr2(hi, lo, ctx.row_half)
+    return ((ah & ctx.masks[2, 0]) | (bh & ctx.masks[1, 0]),
+            (al & ctx.masks[2, 1]) | (bl & ctx.masks[1, 1]))
+
+
+@njit(cache=True, inline="always")
+def _less2(ah, al, bh, bl):
+    return ah < bh or (ah == bh and al < bl)
+
+
+@njit(cache=True, inline="always")
+def _min2(bh, bl, zh, zl, ctx):
+    zh, zl = normalise2(zh, zl, ctx.ncells, ctx.k, ctx.valid)
+    if _less2(zh, zl, bh, bl):
+        return zh, zl
+    return bh, bl
+
+
+@njit(cache=True, inline="always")
+def canonical2(hi, lo, ctx):
+    """Class representative of the two-word key (hi, lo) (PRODUCT2 path)."""
+    bh = bl = np.uint64(0xFFFFFFFFFFFFFFFF)
+    for d in range(ctx.base.shape[0]):
+        yh, yl = permute2(hi, lo, ctx.base, d)
+        rh, rl = _rows2(yh, yl, ctx)
+        ch, cl = _cols2(yh, yl, ctx)
+        xh, xl = _cols2(rh, rl, ctx)
+        bh, bl = _min2(bh, bl, yh, yl, ctx)
+        bh, bl = _min2(bh, bl, rh, rl, ctx)
+        bh, bl = _min2(bh, bl, ch, cl, ctx)
+        bh, bl = _min2(bh, bl, xh, xl, ctx)
+    return bh, bl
+
+
+@njit(cache=True, inline="always")
+def stabiliser2(hi, lo, ctx):
+    """How many (map, relabelling) pairs fix the representative (hi, lo)."""
+    count = 0
+    for d in range(ctx.base.shape[0]):
+        yh, yl = permute2(hi, lo, ctx.base, d)
+        rh, rl = _rows2(yh, yl, ctx)
+        ch, cl = _cols2(yh, yl, ctx)
+        xh, xl = _cols2(rh, rl, ctx)
+        count += _same2(yh, yl, hi, lo, ctx) + _same2(rh, rl, hi, lo, ctx)
+        count += _same2(ch, cl, hi, lo, ctx) + _same2(xh, xl, hi, lo, ctx)
+    return count
+
+
+@njit(cache=True, inline="always")
+def _same2(zh, zl, hi, lo, ctx):
+    zh, zl = normalise2(zh, zl, ctx.ncells, ctx.k, ctx.valid)
+    return 1 if zh == hi and zl == lo else 0
+
+
+# ---- keys of any width: arrays (GENERAL path) ---------------------------------------
 
 @njit(cache=True)
 def permute(key, tables, p, out):
@@ -148,12 +382,9 @@ def normalise(x, ncells, k, valid, sigma, out):
 
 
 @njit(cache=True)
-def canonical_into(x, ctx, tmp, tmp2, sigma, word, best):
+def canonical_into(x, ctx, tmp, tmp2, sigma, best):
     """best = class representative of x: the minimum over all maps and colour
-    relabellings (thesis §3.4)."""
-    if x.shape[0] == 1:
-        best[0] = canonical1(x[0], ctx.maps1, ctx.ncells, ctx.k, ctx.valid[0], sigma, word)
-        return
+    relabellings (thesis §3.2, §3.4), every map by table (GENERAL path)."""
     for g in range(ctx.maps.shape[0]):
         permute(x, ctx.maps, g, tmp)
         normalise(tmp, ctx.ncells, ctx.k, ctx.valid, sigma, tmp2)
@@ -164,55 +395,137 @@ def canonical_into(x, ctx, tmp, tmp2, sigma, word, best):
 @njit(cache=True)
 def move_into(x, ctx, m, out):
     """out = move m applied to x."""
-    if x.shape[0] == 1:
-        out[0] = permute1(x[0], ctx.moves1, m)
-    else:
-        permute(x, ctx.moves, m, out)
+    permute(x, ctx.moves, m, out)
 
 
-# ---- batch kernels ------------------------------------------------------------
+# ---- batch kernels ----------------------------------------------------------------
+# One set per path, so that a grid compiles only the path it uses (each set
+# takes 10-30 s to compile, once). The engine binds the right set.
 
 @njit(cache=True, parallel=True)
-def canonical(keys, ctx):
-    """Class representatives of many keys."""
-    n, words = keys.shape
+def canonical_w1(keys, ctx):
+    """Class representatives of many one-word keys."""
     out = np.empty_like(keys)
-    for s in prange(n):
-        tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
-        sigma, word = np.empty(4, np.int64), np.empty(1, np.uint64)
-        canonical_into(keys[s], ctx, tmp, tmp2, sigma, word, out[s])
+    for s in prange(keys.shape[0]):
+        out[s, 0] = canonical1(keys[s, 0], ctx)
     return out
 
 
 @njit(cache=True, parallel=True)
-def apply_move(keys, ctx, m):
-    """Move m applied to many keys."""
+def expand_w1(frontier, ctx):
+    """Representatives of every neighbour of every frontier class: row
+    s * M + m is move m applied to frontier[s], canonicalised (thesis §3.3)."""
+    nm = ctx.moves1.shape[0]
+    out = np.empty((frontier.shape[0] * nm, 1), np.uint64)
+    for s in prange(frontier.shape[0]):
+        x = frontier[s, 0]
+        for m in range(nm):
+            out[s * nm + m, 0] = canonical1(permute1(x, ctx.moves1, m), ctx)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def stabilisers_w1(reps, ctx):
+    """For each representative, how many (map, colour relabelling) pairs fix
+    it; the orbit size is the group order divided by this."""
+    out = np.zeros(reps.shape[0], np.int64)
+    for s in prange(reps.shape[0]):
+        out[s] = stabiliser1(reps[s, 0], ctx)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def step_w1(raw, target, ctx):
+    """For each state, the first move whose result lies in the target class,
+    and that result (thesis §4.2, Figure 4.7); move -1 where none does."""
+    found = np.full(raw.shape[0], -1, np.int64)
+    nxt = np.zeros_like(raw)
+    for s in prange(raw.shape[0]):
+        for m in range(ctx.moves1.shape[0]):
+            child = permute1(raw[s, 0], ctx.moves1, m)
+            if canonical1(child, ctx) == target[s, 0]:
+                found[s] = m
+                nxt[s, 0] = child
+                break
+    return found, nxt
+
+
+@njit(cache=True, parallel=True)
+def canonical_w2(keys, ctx):
+    """:func:`canonical_w1` for two-word keys (PRODUCT2 path)."""
     out = np.empty_like(keys)
     for s in prange(keys.shape[0]):
-        move_into(keys[s], ctx, m, out[s])
+        out[s, 0], out[s, 1] = canonical2(keys[s, 0], keys[s, 1], ctx)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def expand_w2(frontier, ctx):
+    """:func:`expand_w1` for two-word keys (PRODUCT2 path)."""
+    nm = ctx.moves.shape[0]
+    out = np.empty((frontier.shape[0] * nm, 2), np.uint64)
+    for s in prange(frontier.shape[0]):
+        for m in range(nm):
+            ch, cl = permute2(frontier[s, 0], frontier[s, 1], ctx.moves, m)
+            out[s * nm + m, 0], out[s * nm + m, 1] = canonical2(ch, cl, ctx)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def stabilisers_w2(reps, ctx):
+    """:func:`stabilisers_w1` for two-word keys (PRODUCT2 path)."""
+    out = np.zeros(reps.shape[0], np.int64)
+    for s in prange(reps.shape[0]):
+        out[s] = stabiliser2(reps[s, 0], reps[s, 1], ctx)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def step_w2(raw, target, ctx):
+    """:func:`step_w1` for two-word keys (PRODUCT2 path)."""
+    found = np.full(raw.shape[0], -1, np.int64)
+    nxt = np.zeros_like(raw)
+    for s in prange(raw.shape[0]):
+        for m in range(ctx.moves.shape[0]):
+            ch, cl = permute2(raw[s, 0], raw[s, 1], ctx.moves, m)
+            rh, rl = canonical2(ch, cl, ctx)
+            if rh == target[s, 0] and rl == target[s, 1]:
+                found[s] = m
+                nxt[s, 0], nxt[s, 1] = ch, cl
+                break
+    return found, nxt
+
+
+@njit(cache=True, parallel=True)
+def canonical(keys, ctx):
+    """:func:`canonical_w1` for any key width and any maps (GENERAL path)."""
+    n, words = keys.shape
+    out = np.empty_like(keys)
+    for s in prange(n):
+        tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
+        sigma = np.empty(4, np.int64)
+        canonical_into(keys[s], ctx, tmp, tmp2, sigma, out[s])
     return out
 
 
 @njit(cache=True, parallel=True)
 def expand(frontier, ctx):
-    """Representatives of every neighbour of every frontier class: row
-    s * M + m is move m applied to frontier[s], canonicalised (thesis §3.3)."""
+    """:func:`expand_w1` for any key width and any maps (GENERAL path)."""
     n, words = frontier.shape
     nm = ctx.moves.shape[0]
     out = np.empty((n * nm, words), np.uint64)
     for s in prange(n):
         child, tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64), np.empty(words, np.uint64)
-        sigma, word = np.empty(4, np.int64), np.empty(1, np.uint64)
+        sigma = np.empty(4, np.int64)
         for m in range(nm):
             move_into(frontier[s], ctx, m, child)
-            canonical_into(child, ctx, tmp, tmp2, sigma, word, out[s * nm + m])
+            canonical_into(child, ctx, tmp, tmp2, sigma, out[s * nm + m])
     return out
 
 
 @njit(cache=True, parallel=True)
 def stabilisers(reps, ctx):
-    """For each representative, how many (map, colour relabelling) pairs fix
-    it; the orbit size is the group order divided by this."""
+    """:func:`stabilisers_w1` for any key width and any maps (GENERAL path)."""
     n, words = reps.shape
     out = np.zeros(n, np.int64)
     for s in prange(n):
@@ -229,23 +542,31 @@ def stabilisers(reps, ctx):
 
 @njit(cache=True, parallel=True)
 def step_into(raw, target, ctx):
-    """For each state, the first move whose result lies in the target class,
-    and that result (thesis §4.2, Figure 4.7); move -1 where none does."""
+    """:func:`step_w1` for any key width and any maps (GENERAL path)."""
     n, words = raw.shape
     found = np.full(n, -1, np.int64)
-    nxt = np.empty_like(raw)
+    nxt = np.zeros_like(raw)
     for s in prange(n):
         child, rep = np.empty(words, np.uint64), np.empty(words, np.uint64)
         tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
-        sigma, word = np.empty(4, np.int64), np.empty(1, np.uint64)
+        sigma = np.empty(4, np.int64)
         for m in range(ctx.moves.shape[0]):
             move_into(raw[s], ctx, m, child)
-            canonical_into(child, ctx, tmp, tmp2, sigma, word, rep)
+            canonical_into(child, ctx, tmp, tmp2, sigma, rep)
             if equal(rep, target[s]):
                 found[s] = m
                 nxt[s] = child
                 break
     return found, nxt
+
+
+@njit(cache=True, parallel=True)
+def apply_move(keys, ctx, m):
+    """Move m applied to many keys (any path)."""
+    out = np.empty_like(keys)
+    for s in prange(keys.shape[0]):
+        move_into(keys[s], ctx, m, out[s])
+    return out
 
 
 @njit(cache=True, parallel=True)
@@ -274,12 +595,39 @@ def find_keys(sorted_keys, queries):
     return out
 
 
+@njit(cache=True, parallel=True)
+def pack_rows(flat, shift):
+    """In place: flat[i] = flat[i] << shift | i (a key and its row in one word)."""
+    for i in prange(flat.shape[0]):
+        flat[i] = (flat[i] << np.uint64(shift)) | np.uint64(i)
+
+
+@njit(cache=True)
+def merge_first(a, b, shift):
+    """Merge two sorted arrays of packed (key, row) words, keeping for each
+    key only its smallest word (its first row)."""
+    out = np.empty(a.shape[0] + b.shape[0], np.uint64)
+    s = np.uint64(shift)
+    i = j = n = 0
+    last = np.uint64(0)
+    while i < a.shape[0] or j < b.shape[0]:
+        if j >= b.shape[0] or (i < a.shape[0] and a[i] <= b[j]):
+            x = a[i]
+            i += 1
+        else:
+            x = b[j]
+            j += 1
+        if n == 0 or (x >> s) != last:
+            out[n] = x
+            n += 1
+            last = x >> s
+    return out[:n]
+
+
 def cached(kernel) -> bool:
     """Whether numba's on-disk cache already holds ``kernel``, so the next
     call loads it instead of compiling (the CLI warns before a compile).
     Reads numba's cache index path, not public API: unknown means True."""
-    import os
-
     try:
         return os.path.exists(kernel._cache._cache_file._index_path)
     except AttributeError:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import WsdbError
 from . import moves as mv
-from .symmetry import geometric_maps, interchangeable_colours
+from .symmetry import dihedral_maps, geometric_maps, interchangeable_colours
 
 MAX_N = 16
 
@@ -40,6 +40,8 @@ class Puzzle:
     blocked: np.ndarray              # (F+1, F) pruning table, last row the start
     maps: np.ndarray                 # (32, n*n) geometric symmetry maps
     interchangeable: int             # colours 0..k-1 may be permuted freely
+    map_base: np.ndarray | None      # maps = these, each then a half-grid translation
+                                     # (None: no such structure; the engine uses every map)
     solved: np.ndarray = field(repr=False)  # (s, n*n) every solved state
 
     @property
@@ -118,7 +120,7 @@ def wrapslide(n: int, c: int) -> Puzzle:
     return Puzzle(n=n, c=c, counts=counts, moves=perms, move_names=names,
                   move_family=mv.families(n), move_inverse=mv.inverses(n), blocked=mv.BLOCKED,
                   maps=geometric_maps(n), interchangeable=interchangeable_colours(c),
-                  solved=np.stack(solved))
+                  map_base=dihedral_maps(n) if n >= 4 else None, solved=np.stack(solved))
 
 
 def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -> np.ndarray:

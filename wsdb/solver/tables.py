@@ -62,7 +62,7 @@ def gather_colours(counts: tuple[int, ...], q: int) -> np.ndarray:
 def gather_table(n: int, store: Store) -> np.ndarray | None:
     """The n x n gather table, or None when ``store`` has no complete n x n
     two-colour database to derive it from."""
-    build = store.build_row(n, 2)
+    build = store.finished_build(n, 2)
     if build is None or not build["complete"]:
         return None
     key = (store.label, n, build["built_at"], build["classes"])
@@ -115,7 +115,7 @@ class Endgame:
 
 def endgame(n: int, c: int, store: Store) -> Endgame | None:
     """The stored (n, c) tree in memory, or None when there is none."""
-    build = store.build_row(n, c)
+    build = store.finished_build(n, c)
     if build is None:
         return None
     key = (store.label, n, c, build["built_at"], build["classes"])

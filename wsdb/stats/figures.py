@@ -18,8 +18,8 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import check_grid, wrapslide
 
-BUILD_COLUMNS = ["n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
-                 "seconds", "version", "built_at"]
+BUILD_COLUMNS = ["n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
+                 "states", "seconds", "version", "built_at"]
 
 
 def _store(db) -> Store:
@@ -31,7 +31,7 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None) -> lis
         raise WsdbError("give both --n and --c, or neither (every build)")
     if n is not None:
         check_grid(n, c)
-        return [store.require_build(int(n), int(c), root or "all")]
+        return [store.require_build(int(n), int(c), root or "all")]   # refuses an unfinished build
     return [b for b in store.build_rows() if root is None or b["root"] == root]
 
 

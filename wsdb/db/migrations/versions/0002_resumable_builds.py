@@ -1,0 +1,41 @@
+"""Resumable builds: a build row exists from the first level on, with its
+status; the depth index goes.
+
+* ``builds.status``: 'building' while levels are still being added (the
+  row says how far it got), 'done' once finished. Existing rows are done.
+* ``builds.builder``: host:pid of the process building it, NULL when done,
+  so a reader can tell a running build from an interrupted one.
+* ``ix_classes_depth`` is dropped: it cost a third of the write time of a
+  build, and per-depth questions are answered by ``levels`` or a scan of
+  one build's rows.
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2026-11-22
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("builds") as batch:
+        batch.add_column(sa.Column("status", sa.Text, nullable=False, server_default="done"))
+        batch.add_column(sa.Column("builder", sa.Text))
+    op.drop_index("ix_classes_depth", table_name="classes")
+
+
+def downgrade() -> None:
+    op.create_index("ix_classes_depth", "classes", ["n", "c", "root", "depth"])
+    op.execute("delete from classes where exists (select 1 from builds b where b.status = 'building' "
+               "and b.n = classes.n and b.c = classes.c and b.root = classes.root)")
+    op.execute("delete from levels where exists (select 1 from builds b where b.status = 'building' "
+               "and b.n = levels.n and b.c = levels.c and b.root = levels.root)")
+    op.execute("delete from builds where status = 'building'")
+    with op.batch_alter_table("builds") as batch:
+        batch.drop_column("builder")
+        batch.drop_column("status")
