@@ -12,22 +12,24 @@ Library use (the CLI is a thin layer over these)::
 The package is layered; each subpackage imports only the ones below it:
 ``solver`` -> ``db`` -> ``engine`` -> ``puzzle`` (docs/architecture.md).
 """
-from importlib.metadata import version
+from importlib import import_module
 
-from .db.build import build
 from .db.lookup import lookup, lookup_many, stored_builds, stored_levels
-from .db.verify import verify
 from .errors import WsdbError
 from .puzzle import format_state, parse_state, random_states, wrapslide
 
-__version__ = version("wsdb")
+# Loaded when first used: the builder and verify load SQLAlchemy (0.4 s),
+# the solver numba (another 0.5 s); a lookup needs neither.
+_LAZY = {"build": "wsdb.db.build", "verify": "wsdb.db.verify",
+         "solve": "wsdb.solver.solve", "solve_many": "wsdb.solver.solve"}
 
 
 def __getattr__(name: str):
-    # The solver loads numba (about 0.4 s); a lookup should not pay for it.
-    if name in ("solve", "solve_many"):
-        from .solver import solve as module
-        return getattr(module, name)
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    if name == "__version__":
+        from importlib.metadata import version
+        return version("wsdb")
     raise AttributeError(f"module 'wsdb' has no attribute {name!r}")
 
 

@@ -21,8 +21,10 @@ def test_schema_comes_from_the_migrations(tmp_path):
     Store.open(db, create=True)
     with sqlite3.connect(db) as conn:
         names = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+        views = {r[0] for r in conn.execute("select name from sqlite_master where type='view'")}
         version = conn.execute("select version_num from alembic_version").fetchone()[0]
-    assert {"builds", "levels", "classes", "alembic_version"} <= names and version == HEAD
+    assert {"builds", "levels", "class_rows", "alembic_version"} <= names and version == HEAD
+    assert views == {"classes"}
 
 
 def test_missing_database_is_not_created(tmp_path):
@@ -56,15 +58,15 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
     wsdb.build(4, 3, db=clean)
     db = tmp_path / "i.sqlite"
     calls = {"n": 0}
-    real = build_module.format_states
+    real = build_module.level_row
 
-    def dying(*args, **kwargs):   # dies while the rows of level 5 are prepared
+    def dying(*args, **kwargs):   # dies while level 5 is handed to the store
         calls["n"] += 1
         if calls["n"] == 6:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, "format_states", dying)
+    monkeypatch.setattr(build_module, "level_row", dying)
     with pytest.raises(KeyboardInterrupt):
         wsdb.build(4, 3, db=db)
     s = Store.open(db)
@@ -72,10 +74,12 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
     assert row["status"] == "building" and row["height"] == 4 and len(s.level_rows(4, 3)) == 5
     with pytest.raises(WsdbError, match="interrupted at depth 4.*wsdb build --n 4 --c 3"):
         wsdb.lookup("1212/1212/3333/3333", db=db)
-    monkeypatch.setattr(build_module, "format_states", real)
-    tree, row = wsdb.build(4, 3, db=db)
+    monkeypatch.setattr(build_module, "level_row", real)
+    computed = []
+    tree, row = wsdb.build(4, 3, db=db, progress=lambda level, seconds: computed.append(level.depth))
     assert row["status"] == "done" and row["god_number"] == 10
-    assert [type(lv).__name__ for lv in tree.levels][:5] == ["Counts"] * 5   # found stored, not redone
+    assert computed == [5, 6, 7, 8, 9, 10]   # levels 0-4 were found stored, not redone
+    assert [lv.classes for lv in tree.levels] == [2, 2, 7, 28, 107, 445, 1684, 5160, 6260, 825, 3]
     with sqlite3.connect(db) as a, sqlite3.connect(clean) as b:
         q = "select rep, grid, depth, parent, orbit_size from classes order by rep"
         assert a.execute(q).fetchall() == b.execute(q).fetchall()

@@ -28,14 +28,14 @@ def test_single_root_tree_verifies(tmp_path):
 
 
 @pytest.mark.parametrize("tamper, fragment", [
-    ("update classes set depth = 7 where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=9 limit 1)",
+    ("update class_rows set depth = 7 where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=9 limit 1)",
      "parent at depth"),
-    ("update classes set parent = (select rep from classes where n=4 and c=3 and depth=7 limit 1) "
+    ("update class_rows set parent = (select rep from classes where n=4 and c=3 and depth=7 limit 1) "
      "where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=8 order by rep limit 1)",
      "not one move from its parent"),
-    ("delete from classes where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=10 limit 1)",
+    ("delete from class_rows where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=10 limit 1)",
      "not stored"),
-    ("update classes set orbit_size = orbit_size + 1 where n=4 and c=3 and depth = 5", "levels row"),
+    ("update class_rows set orbit_size = orbit_size + 1 where n=4 and c=3 and depth = 5", "levels row"),
     ("update levels set classes = classes + 1 where n=4 and c=3 and depth = 4", "levels row for depth 4"),
 ])
 def test_corruption_is_named(copy4, run, tamper, fragment):
@@ -55,6 +55,6 @@ def test_non_canonical_representative_is_named(copy4):
         cells = eng.decode(eng.layout.from_sql([rep]))[0]
         other = max(eng.layout.to_int(eng.encode(cells[g])[0]) for g in eng.puzzle.maps)
         assert other != rep
-        conn.execute("update classes set rep = ? where n=4 and c=3 and rep = ?", (other, rep))
+        conn.execute("update class_rows set rep = ? where n=4 and c=3 and rep = ?", (other, rep))
     report = wsdb.verify(4, 3, db=copy4)
     assert not report.ok and "not the smallest member" in report.problem

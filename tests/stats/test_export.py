@@ -53,7 +53,7 @@ def test_failures_leave_no_file_and_keep_an_old_one(db4, tmp_path, monkeypatch):
     old.write_text("precious\n")
 
     def dying(*args, **kwargs):
-        yield [(1, "1111", 0, None, 1)]
+        yield [(1, 0, None, 1)]
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Store, "iter_classes", dying)

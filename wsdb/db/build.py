@@ -15,6 +15,7 @@ deeper when a larger ``max_depth`` is asked for.
 """
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -27,8 +28,9 @@ import numpy as np
 from ..engine import Engine, get_engine
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import WsdbError
-from ..puzzle import check_grid, format_states
-from .store import Store, builder_alive, this_builder, unfinished
+from ..puzzle import check_grid
+from .status import builder_alive, this_builder, unfinished
+from .store import Store
 
 ROOTS = ("all", "single")
 
@@ -217,8 +219,8 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
         row = dict(n=n, c=c, root=root, complete=False, max_depth=max_depth, height=0, god_number=None,
                    classes=level.classes, states=level.states, seconds=0.0, version=version("wsdb"),
                    built_at=_now(), status="building", builder=this_builder())
-        store.begin_tree(row, level_row(key, level), class_rows(level, eng))
-        tree = Tree(n, c, root, max_depth, False, 0.0, [level])
+        store.begin_tree(row, level_row(key, level), class_columns(level, eng))
+        tree = Tree(n, c, root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)])
         seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
         if progress:
             progress(level, time.perf_counter() - t0)
@@ -232,19 +234,18 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
         row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
         store.update_build(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
     earlier = row["seconds"]
-    while max_depth is None or level.depth < max_depth:
-        nxt = next_level(eng, level, seen_prev)
-        if nxt is None:
-            tree.complete = True
-            break
-        row.update(height=nxt.depth, classes=row["classes"] + nxt.classes, states=row["states"] + nxt.states,
-                   seconds=round(earlier + time.perf_counter() - t0, 3), built_at=_now())
-        store.add_level(key, level_row(key, nxt), class_rows(nxt, eng),
-                        {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
-        seen_prev, level = sortable(level.reps), nxt
-        tree.levels.append(level)
-        if progress:
-            progress(level, time.perf_counter() - t0)
+    with LevelWriter(store, key, eng, progress, t0) as writer:
+        while max_depth is None or level.depth < max_depth:
+            nxt = next_level(eng, level, seen_prev)   # while the writer stores the level above
+            if nxt is None:
+                tree.complete = True
+                break
+            row.update(height=nxt.depth, classes=row["classes"] + nxt.classes,
+                       states=row["states"] + nxt.states,
+                       seconds=round(earlier + time.perf_counter() - t0, 3), built_at=_now())
+            writer.put(nxt, {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
+            seen_prev, level = sortable(level.reps), nxt
+            tree.levels.append(Counts(nxt.depth, nxt.classes, nxt.states))
     tree.seconds = time.perf_counter() - t0
     row.update(status="done", builder=None, complete=tree.complete,
                god_number=row["height"] if tree.complete else None,
@@ -253,6 +254,52 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
                                                    "built_at")})
     store.checkpoint()   # the database file alone now holds the build
     return tree, row
+
+
+class LevelWriter:
+    """Stores levels in a thread of its own, one at a time, so the next
+    level is computed while this one is written (the kernels release the
+    GIL; SQLite's inserts mostly do too). ``put`` waits for the previous
+    level to be committed and re-raises its error, if any; leaving the
+    ``with`` block waits for the last one, also on Ctrl-C, so a level is
+    stored whole or not at all."""
+
+    def __init__(self, store: Store, key: tuple, eng: Engine, progress: Progress | None, t0: float):
+        self.store, self.key, self.eng, self.progress, self.t0 = store, key, eng, progress, t0
+        self.pending: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    def __enter__(self) -> "LevelWriter":
+        return self
+
+    def put(self, level: Level, totals: dict) -> None:
+        self.wait()
+        self.pending = threading.Thread(target=self._write, args=(level, totals), daemon=True)
+        self.pending.start()
+
+    def _write(self, level: Level, totals: dict) -> None:
+        try:
+            self.store.add_level(self.key, level_row(self.key, level), class_columns(level, self.eng), totals)
+            if self.progress:
+                self.progress(level, time.perf_counter() - self.t0)
+        except BaseException as e:   # handed to the main thread by wait()
+            self.error = e
+
+    def wait(self) -> None:
+        if self.pending is not None:
+            self.pending.join()
+            self.pending = None
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+    def __exit__(self, kind, value, tb) -> bool:
+        try:
+            self.wait()
+        except BaseException:
+            if kind is None:
+                raise
+        return False
 
 
 def _now() -> str:
@@ -270,11 +317,11 @@ def level_row(key: tuple, level: Level) -> dict:
     return dict(n=n, c=c, root=root, depth=level.depth, classes=level.classes, states=level.states)
 
 
-def class_rows(level: Level, eng: Engine) -> Iterator[tuple]:
-    """The ``classes`` rows of one level: (rep, grid, depth, parent,
-    orbit_size), the columns after the tree key."""
+def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[tuple]:
+    """The class rows of one level as columns, a chunk at a time: (rep,
+    parent, orbit_size) arrays of SQL values, parent None at depth 0, so a
+    level of millions never exists as Python objects at once."""
     layout = eng.layout
-    n = eng.puzzle.n
-    grids = format_states(eng.decode(level.reps), n).tolist()
-    parents = [None] * level.classes if level.depth == 0 else layout.to_sql(level.parents)
-    return zip(layout.to_sql(level.reps), grids, [level.depth] * level.classes, parents, level.orbits.tolist())
+    for i in range(0, level.classes, chunk):
+        parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
+        yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]

@@ -9,8 +9,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from ..errors import WsdbError
 
 DEFAULT_DB = "db/wsdb.sqlite"
@@ -43,6 +41,8 @@ def resolve(db: str | os.PathLike | None) -> Location:
     if "://" not in db:
         path = Path(db).expanduser().resolve()
         return Location(f"sqlite:///{path}", path, explicit)
+    import sqlalchemy as sa   # only for URLs: a file path needs none of it
+
     try:
         url = sa.engine.make_url(db)
     except sa.exc.ArgumentError:

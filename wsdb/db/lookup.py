@@ -8,15 +8,14 @@ walked in lockstep so each step costs one kernel call and one bulk query.
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ..engine import engine_for
 from ..errors import WsdbError
-from ..puzzle import Puzzle, check_grid, format_state, parse_states
-from .store import Store
+from ..puzzle import Puzzle, check_grid, format_states, parse_grouped
+from .reader import open_reader
 
 
 @dataclass
@@ -42,25 +41,30 @@ def lookup(state: str, db=None) -> Answer:
     return lookup_many([state], db=db)[0]
 
 
-def lookup_many(states: list[str], db=None, store: Store | None = None) -> list[Answer]:
+def lookup_many(states: list[str], db=None, store=None) -> list[Answer]:
     """Look up many states (any mix of grids); answers come in input order.
-    Every state is parsed before anything is read, so bad input fails fast."""
-    parsed = parse_states(states)
-    store = store or Store.open(db)
-    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for i, (puzzle, _) in enumerate(parsed):
-        groups[(puzzle.n, puzzle.c)].append(i)
+    Every state is parsed before anything is read, so bad input fails fast.
+    A SQLite file is read through :mod:`.reader` (no SQLAlchemy to load),
+    anything else through the store."""
+    groups = parse_grouped(states)
+    store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)
-    for (n, c), idx in groups.items():
-        cells = np.stack([parsed[i][1] for i in idx])
-        for i, ans in zip(idx, lookup_grid(store, parsed[idx[0]][0], cells)):
+    for puzzle, positions, cells in groups.values():
+        for i, ans in zip(positions.tolist(), lookup_grid(store, puzzle, cells)):
             answers[i] = ans
     return answers
 
 
-def lookup_grid(store: Store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
+def _store(db):
+    from .store import Store
+
+    return Store.open(db)
+
+
+def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     """Look up parsed states (S, N) of one grid; the solver's hand-over uses
-    this for the state where its search met the stored tree."""
+    this for the state where its search met the stored tree. ``store`` is a
+    :class:`~wsdb.db.store.Store` or a :class:`~wsdb.db.reader.Reader`."""
     n, c = puzzle.n, puzzle.c
     build = store.require_build(n, c)
     eng = engine_for(n, c, len(cells))
@@ -71,40 +75,40 @@ def lookup_grid(store: Store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]
     if build["complete"] and not found.all():
         raise WsdbError(f"{store.label}: a state is missing from the complete {n}x{n} {c}-colour "
                         "database; it is damaged, run `wsdb verify` and rebuild with --force")
-    moves: list[list[str]] = [[] for _ in range(len(cells))]
+    steps = np.full((len(cells), max(int(depth.max(initial=0)), 0)), -1, dtype=np.int64)
     active = np.flatnonzero(found & (depth > 0))
     cur, target = raw.copy(), parents
+    step = 0
     while active.size:
         mv, nxt = eng.step(cur[active], target[active])
-        if (mv < 0).any():
+        if (mv < 0).any() or step >= steps.shape[1]:
             raise WsdbError(f"{store.label}: a stored parent is not one move away; the database is "
                             "damaged, run `wsdb verify` and rebuild with --force")
         cur[active] = nxt
-        for i, m in zip(active, mv):
-            moves[i].append(puzzle.move_names[m])
+        steps[active, step] = mv
         _, d, p = store.fetch(n, c, layout, target[active])
         target[active] = p
         active = active[d > 0]
+        step += 1
+    names = puzzle.move_names
     deepest = build["height"]
     return [
-        Answer(n=n, c=c, state=format_state(cells[i], n),
-               canonical=format_state(eng.decode(reps[i])[0], n),
-               key=layout.to_int(reps[i]),
-               distance=int(depth[i]) if found[i] else None,
-               moves=moves[i] if found[i] else None,
-               more_than=None if found[i] else deepest)
-        for i in range(len(cells))
+        Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None) if ok else
+        Answer(n, c, text, canon, key, None, None, deepest)
+        for text, canon, key, ok, d, row in zip(
+            format_states(cells, n).tolist(), format_states(eng.decode(reps), n).tolist(), layout.to_ints(reps),
+            found.tolist(), depth.tolist(), steps.tolist())
     ]
 
 
 def stored_builds(db=None) -> list[dict]:
     """Every build stored in the database (the ``builds`` rows)."""
-    return Store.open(db).build_rows()
+    return _store(db).build_rows()
 
 
 def stored_levels(n: int, c: int, db=None, root: str = "all") -> list[dict]:
     """Classes and states per depth of one stored build."""
     check_grid(n, c)
-    store = Store.open(db)
+    store = _store(db)
     store.require_build(n, c, root)
     return store.level_rows(n, c, root)

@@ -60,7 +60,8 @@ class Engine(_Keyed):
             base=base, base1=_word(base, layout), path=path,
             half=np.uint64(layout.total_bits // 2), row_half=np.uint64(layout.bits * puzzle.n // 2),
             masks=_translation_masks(layout, puzzle.n),
-            ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid)
+            ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid, bits=layout.bits,
+            quads=_quadrant_masks(layout, puzzle))
         # the kernel set of this key width and path (each compiles separately)
         suffix = "_w1" if layout.words == 1 else "_w2" if path == kernels.PRODUCT2 else ""
         self._canonical = getattr(kernels, "canonical" + suffix)
@@ -140,6 +141,27 @@ def _translation_masks(layout: KeyLayout, n: int) -> np.ndarray:
     for i, value in enumerate(((1 << layout.total_bits) - 1, low, low << (row // 2))):
         value &= (1 << 128) - 1
         out[i] = (value >> 64, value & ((1 << 64) - 1))
+    return out
+
+
+def _quadrant_masks(layout: KeyLayout, puzzle: Puzzle) -> np.ndarray:
+    """(4, 2) uint64 as (hi, lo): the lowest key bit of every cell of each
+    n/2 x n/2 quadrant, for :func:`~wsdb.engine.kernels.signature`; all
+    zero (no filtering) unless every map sends quadrants onto quadrants,
+    and for keys of more than two words."""
+    out = np.zeros((4, 2), np.uint64)
+    n = puzzle.n
+    if n % 2 or layout.words > 2:
+        return out
+    rows, cols = np.divmod(np.arange(puzzle.ncells), n)
+    quadrant = 2 * (rows >= n // 2) + (cols >= n // 2)
+    blocks = {frozenset(np.flatnonzero(quadrant == q).tolist()) for q in range(4)}
+    for g in puzzle.maps:   # cell i goes to g's image; a block must land on a block
+        if any(frozenset(g[sorted(b)].tolist()) not in blocks for b in blocks):
+            return out
+    word, shift = layout._field(np.arange(puzzle.ncells))
+    for cell in range(puzzle.ncells):
+        out[quadrant[cell], 1 - (layout.words - 1 - word[cell])] |= np.uint64(1) << np.uint64(shift[cell])
     return out
 
 

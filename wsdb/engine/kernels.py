@@ -5,7 +5,8 @@ Pure functions over numpy arrays (no I/O, no SQL, no puzzle objects), compiled
 with ``cache=True`` so the CLI starts fast. Keys are (S, W) uint64 arrays as
 laid out in :mod:`wsdb.engine.keys`. Every batch kernel takes a
 :class:`KeyTables`, built once per puzzle by :class:`wsdb.engine.engines.Engine`.
-Work is spread across states with ``prange``.
+Work is spread across states with ``prange``; the batch kernels release the
+GIL (``nogil``), so a build writes one level while it computes the next.
 
 Three paths, chosen by ``KeyTables.path``:
 
@@ -28,7 +29,8 @@ import os
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
 GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
 
@@ -51,6 +53,9 @@ class KeyTables(NamedTuple):
     ncells: int
     k: int               # colours 0..k-1 are interchangeable
     valid: np.ndarray    # (W,) per word, the bits that belong to some cell
+    bits: int            # bits per cell
+    quads: np.ndarray    # (4, 2) uint64 (hi, lo): the lowest bit of every cell of
+                         # each quadrant; all zero where maps do not keep quadrants
 
 
 _U0 = np.uint64(0)
@@ -402,7 +407,7 @@ def move_into(x, ctx, m, out):
 # One set per path, so that a grid compiles only the path it uses (each set
 # takes 10-30 s to compile, once). The engine binds the right set.
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def canonical_w1(keys, ctx):
     """Class representatives of many one-word keys."""
     out = np.empty_like(keys)
@@ -411,7 +416,7 @@ def canonical_w1(keys, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def expand_w1(frontier, ctx):
     """Representatives of every neighbour of every frontier class: row
     s * M + m is move m applied to frontier[s], canonicalised (thesis §3.3)."""
@@ -424,7 +429,7 @@ def expand_w1(frontier, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def stabilisers_w1(reps, ctx):
     """For each representative, how many (map, colour relabelling) pairs fix
     it; the orbit size is the group order divided by this."""
@@ -434,23 +439,65 @@ def stabilisers_w1(reps, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (one CPU instruction, LLVM's ctpop)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _colour_cells(v, w, bits):
+    """The lowest bit of every cell of colour v in the key word w."""
+    if bits == 1:
+        return w if v else ~w
+    return ((w >> _ONE) if v & 2 else ~(w >> _ONE)) & (w if v & 1 else ~w) & _LOW
+
+
+@njit(cache=True, inline="always")
+def signature(hi, lo, ctx):
+    """A number shared by every state of a class: power sums, over the
+    quadrants, of the counts of each interchangeable colour in them. The
+    maps only permute quadrants and relabelling only permutes those
+    colours, so states with different signatures lie in different classes.
+    It costs a few popcounts where a canonical form costs 32 images, so
+    :func:`step_w1` tests it first and canonicalises few children."""
+    a = b = c = _U0
+    for q in range(4):
+        s2 = s3 = _U0
+        for v in range(max(ctx.k, 1)):
+            cnt = _popcount(_colour_cells(v, hi, ctx.bits) & ctx.quads[q, 0]) + \
+                _popcount(_colour_cells(v, lo, ctx.bits) & ctx.quads[q, 1])
+            s2 += cnt * cnt
+            s3 += cnt * cnt * cnt
+        a += s2
+        b += s2 * s2
+        c += s3
+    return (a * np.uint64(1000003) + b) * np.uint64(1000003) + c
+
+
+@njit(cache=True, parallel=True, nogil=True)
 def step_w1(raw, target, ctx):
     """For each state, the first move whose result lies in the target class,
     and that result (thesis §4.2, Figure 4.7); move -1 where none does."""
     found = np.full(raw.shape[0], -1, np.int64)
     nxt = np.zeros_like(raw)
     for s in prange(raw.shape[0]):
+        want = signature(_U0, target[s, 0], ctx)
         for m in range(ctx.moves1.shape[0]):
             child = permute1(raw[s, 0], ctx.moves1, m)
-            if canonical1(child, ctx) == target[s, 0]:
+            if signature(_U0, child, ctx) == want and canonical1(child, ctx) == target[s, 0]:
                 found[s] = m
                 nxt[s, 0] = child
                 break
     return found, nxt
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def canonical_w2(keys, ctx):
     """:func:`canonical_w1` for two-word keys (PRODUCT2 path)."""
     out = np.empty_like(keys)
@@ -459,7 +506,7 @@ def canonical_w2(keys, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def expand_w2(frontier, ctx):
     """:func:`expand_w1` for two-word keys (PRODUCT2 path)."""
     nm = ctx.moves.shape[0]
@@ -471,7 +518,7 @@ def expand_w2(frontier, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def stabilisers_w2(reps, ctx):
     """:func:`stabilisers_w1` for two-word keys (PRODUCT2 path)."""
     out = np.zeros(reps.shape[0], np.int64)
@@ -480,14 +527,17 @@ def stabilisers_w2(reps, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def step_w2(raw, target, ctx):
     """:func:`step_w1` for two-word keys (PRODUCT2 path)."""
     found = np.full(raw.shape[0], -1, np.int64)
     nxt = np.zeros_like(raw)
     for s in prange(raw.shape[0]):
+        want = signature(target[s, 0], target[s, 1], ctx)
         for m in range(ctx.moves.shape[0]):
             ch, cl = permute2(raw[s, 0], raw[s, 1], ctx.moves, m)
+            if signature(ch, cl, ctx) != want:
+                continue
             rh, rl = canonical2(ch, cl, ctx)
             if rh == target[s, 0] and rl == target[s, 1]:
                 found[s] = m
@@ -496,7 +546,7 @@ def step_w2(raw, target, ctx):
     return found, nxt
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def canonical(keys, ctx):
     """:func:`canonical_w1` for any key width and any maps (GENERAL path)."""
     n, words = keys.shape
@@ -508,7 +558,7 @@ def canonical(keys, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def expand(frontier, ctx):
     """:func:`expand_w1` for any key width and any maps (GENERAL path)."""
     n, words = frontier.shape
@@ -523,7 +573,7 @@ def expand(frontier, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def stabilisers(reps, ctx):
     """:func:`stabilisers_w1` for any key width and any maps (GENERAL path)."""
     n, words = reps.shape
@@ -540,7 +590,7 @@ def stabilisers(reps, ctx):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def step_into(raw, target, ctx):
     """:func:`step_w1` for any key width and any maps (GENERAL path)."""
     n, words = raw.shape
@@ -560,7 +610,7 @@ def step_into(raw, target, ctx):
     return found, nxt
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def apply_move(keys, ctx, m):
     """Move m applied to many keys (any path)."""
     out = np.empty_like(keys)
@@ -569,7 +619,7 @@ def apply_move(keys, ctx, m):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def find_keys(sorted_keys, queries):
     """Row of each query in lexicographically sorted (S, W) keys, or -1
     (a solver asks this of thousands of states per search level)."""
@@ -595,14 +645,14 @@ def find_keys(sorted_keys, queries):
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def pack_rows(flat, shift):
     """In place: flat[i] = flat[i] << shift | i (a key and its row in one word)."""
     for i in prange(flat.shape[0]):
         flat[i] = (flat[i] << np.uint64(shift)) | np.uint64(i)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def merge_first(a, b, shift):
     """Merge two sorted arrays of packed (key, row) words, keeping for each
     key only its smallest word (its first row)."""

@@ -108,6 +108,16 @@ class KeyLayout:
             v = (v << 64) | int(w)
         return v
 
+    def to_ints(self, keys: np.ndarray) -> list[int]:
+        """(S, W) keys as Python ints."""
+        keys = np.asarray(keys, dtype=np.uint64).reshape(-1, self.words)
+        if self.words == 1:
+            return keys[:, 0].tolist()
+        out = [0] * len(keys)
+        for w in keys.T.tolist():
+            out = [(v << 64) | x for v, x in zip(out, w)]
+        return out
+
     def from_int(self, value: int) -> np.ndarray:
         """A Python int as a (W,) key."""
         return np.array([(value >> (64 * (self.words - 1 - w))) & ((1 << 64) - 1)
@@ -115,13 +125,20 @@ class KeyLayout:
 
     def to_sql(self, keys: np.ndarray) -> list:
         """(S, W) keys -> SQLite values (int, or big-endian bytes for wide keys)."""
+        return self.to_sql_array(keys).tolist()
+
+    def to_sql_array(self, keys: np.ndarray) -> np.ndarray:
+        """(S, W) keys -> a 1-D array of SQLite values: int64, or an object
+        array of big-endian bytes for wide keys."""
         keys = np.atleast_2d(np.asarray(keys, dtype=np.uint64))
         if self.sql_integer:
-            return keys[:, 0].astype(np.int64).tolist()
+            return keys[:, 0].astype(np.int64)
         width = -(-self.total_bits // 8)
         raw = keys.astype(">u8").tobytes()
         step = 8 * self.words
-        return [raw[i * step + step - width:(i + 1) * step] for i in range(keys.shape[0])]
+        out = np.empty(keys.shape[0], dtype=object)
+        out[:] = [raw[i * step + step - width:(i + 1) * step] for i in range(keys.shape[0])]
+        return out
 
     def from_sql(self, values) -> np.ndarray:
         """SQLite values -> (S, W) keys."""

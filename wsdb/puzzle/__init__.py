@@ -8,7 +8,7 @@ else from wsdb but :mod:`wsdb.errors`.
 * :mod:`.text`     parse and format states
 """
 from .model import Puzzle, check_grid, random_states, wrapslide
-from .text import format_state, format_states, parse_state, parse_states
+from .text import format_state, format_states, parse_grouped, parse_state, parse_states
 
 __all__ = ["Puzzle", "check_grid", "random_states", "wrapslide",
-           "format_state", "format_states", "parse_state", "parse_states"]
+           "format_state", "format_states", "parse_grouped", "parse_state", "parse_states"]

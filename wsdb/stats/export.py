@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..engine.keys import KeyLayout
 from ..errors import WsdbError
-from ..puzzle import check_grid, wrapslide
+from ..puzzle import check_grid, format_states, wrapslide
 from .figures import _store
 
 FORMATS = ("csv", "parquet")
@@ -41,8 +41,9 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
     store = _store(db)
     store.require_build(n, c, root)
-    wide = not KeyLayout.for_colours(wrapslide(n, c).ncells, c).sql_integer
-    rows = (_plain_keys(part, wide) for part in store.iter_classes(n, c, root, chunk))
+    layout = KeyLayout.for_colours(wrapslide(n, c).ncells, c)
+    wide = not layout.sql_integer
+    rows = (_with_grids(part, layout, n, wide) for part in store.iter_classes(n, c, root, chunk))
     tmp = path.with_name(f".{path.name}.part")
     try:
         count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
@@ -55,14 +56,17 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     return count
 
 
-def _plain_keys(part: list[tuple], wide: bool) -> list[tuple]:
-    """Wide keys (big-endian bytes in SQLite) as decimal text."""
-    if not wide:
-        return part
-
-    def num(v):
-        return None if v is None else str(int.from_bytes(v, "big"))
-    return [(num(rep), grid, depth, num(parent), orbit) for rep, grid, depth, parent, orbit in part]
+def _with_grids(part: list[tuple], layout: KeyLayout, n: int, wide: bool) -> list[tuple]:
+    """Rows (rep, grid, depth, parent, orbit_size): grids formatted here from
+    the keys (faster than the database's computed column for wide keys),
+    wide keys (big-endian bytes in SQLite) as decimal text."""
+    reps, depths, parents, orbits = zip(*part)
+    grids = format_states(layout.decode(layout.from_sql(reps)), n).tolist()
+    if wide:
+        def num(v):
+            return None if v is None else str(int.from_bytes(v, "big"))
+        reps, parents = [num(v) for v in reps], [num(v) for v in parents]
+    return list(zip(reps, grids, depths, parents, orbits))
 
 
 def _write_csv(path: Path, chunks) -> int:

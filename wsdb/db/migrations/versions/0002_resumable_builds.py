@@ -1,10 +1,15 @@
 """Resumable builds: a build row exists from the first level on, with its
-status; the depth index goes.
+status; ``grid`` becomes computed; the depth index goes.
 
 * ``builds.status``: 'building' while levels are still being added (the
   row says how far it got), 'done' once finished. Existing rows are done.
 * ``builds.builder``: host:pid of the process building it, NULL when done,
   so a reader can tell a running build from an interrupted one.
+* The class rows move to ``class_rows`` without ``grid``, and ``classes``
+  becomes a view over it that computes ``grid`` from (n, c, rep) when read
+  (``wsdb.db.store.grid_sql``): builds no longer format and write a string
+  per class. Dropping the stored column rewrites the table once (minutes
+  for a database of several GB). Readers see the same ``classes``.
 * ``ix_classes_depth`` is dropped: it cost a third of the write time of a
   build, and per-depth questions are answered by ``levels`` or a scan of
   one build's rows.
@@ -15,6 +20,8 @@ Create Date: 2026-11-22
 """
 import sqlalchemy as sa
 from alembic import op
+
+from wsdb.db.store import classes_view_sql, grid_sql
 
 revision = "0002"
 down_revision = "0001"
@@ -27,9 +34,16 @@ def upgrade() -> None:
         batch.add_column(sa.Column("status", sa.Text, nullable=False, server_default="done"))
         batch.add_column(sa.Column("builder", sa.Text))
     op.drop_index("ix_classes_depth", table_name="classes")
+    op.execute("alter table classes rename to class_rows")
+    op.execute("alter table class_rows drop column grid")
+    op.execute(classes_view_sql())
 
 
 def downgrade() -> None:
+    op.execute("drop view classes")
+    op.execute("alter table class_rows add column grid text not null default ''")
+    op.execute(f"update class_rows set grid = {grid_sql()}")
+    op.execute("alter table class_rows rename to classes")
     op.create_index("ix_classes_depth", "classes", ["n", "c", "root", "depth"])
     op.execute("delete from classes where exists (select 1 from builds b where b.status = 'building' "
                "and b.n = classes.n and b.c = classes.c and b.root = classes.root)")

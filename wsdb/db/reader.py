@@ -1,0 +1,140 @@
+"""Lookups' fast path into a SQLite file: the standard library's sqlite3,
+read-only, without SQLAlchemy.
+
+Importing SQLAlchemy takes about 0.4 s on the 2-core reference machine,
+longer than a whole lookup should; a lookup needs two queries, the build
+row and the depth and parent of some keys, so it asks them here. The file
+must have the current schema (else :func:`open_reader` returns None and
+:class:`~wsdb.db.store.Store` opens it, migrating or refusing it with its
+usual messages). The key query is shared with the store, so there is one
+implementation of it for SQLite.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from urllib.parse import quote
+
+import numpy as np
+
+from ..engine.keys import distinct, member, sortable, unsortable
+from ..errors import WsdbError
+from .location import resolve
+from .migrations import HEAD
+from .status import no_build, unfinished
+
+BUSY_MS = 10_000   # how long a connection waits for another's write lock
+CHUNK = 5000       # keys per IN (...) query when keys are BLOBs
+MMAP_BYTES = 1 << 31   # readers map the file: key searches a third faster than through read()
+
+_BUILD_COLUMNS = ("n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
+                  "seconds", "version", "built_at", "status", "builder")
+
+
+def connect_readonly(path) -> sqlite3.Connection:
+    """A read-only sqlite3 connection. On a read-only filesystem SQLite
+    cannot open a WAL database even for reading (it needs its shared-memory
+    file), so there the file is opened as immutable, which is exact because
+    nothing can change it."""
+    immutable = "" if os.access(path.parent, os.W_OK) else "&immutable=1"
+    conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro{immutable}", uri=True, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+    conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+    return conn
+
+
+class Reader:
+    """A wsdb SQLite file opened read-only for lookups."""
+
+    def __init__(self, conn: sqlite3.Connection, label: str):
+        self.conn = conn
+        self.label = label
+
+    def build_row(self, n: int, c: int, root: str = "all") -> dict | None:
+        """The stored build of (n, c, root), or None."""
+        row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE n=? AND c=? AND root=?",
+                                (n, c, root)).fetchone()
+        return None if row is None else dict(zip(_BUILD_COLUMNS, row))
+
+    def require_build(self, n: int, c: int, root: str = "all") -> dict:
+        """The stored, finished build, or a clear error saying how to make
+        or finish it."""
+        row = self.build_row(n, c, root)
+        if row is None:
+            raise WsdbError(no_build(self.label, n, c, root))
+        if row["status"] != "done":
+            raise WsdbError(f"{self.label}: {unfinished(row)}")
+        return row
+
+    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all"):
+        """Depth and parent of each key: (found, depth, parents (S, W))."""
+        return fetch_keys(self.conn, n, c, root, layout, keys)
+
+
+def open_reader(db=None) -> Reader | None:
+    """The database as a :class:`Reader` when it is a SQLite file with the
+    current schema; None otherwise (a server, a missing or foreign file,
+    an older or newer schema: the store then decides what to say)."""
+    try:
+        where = resolve(db)
+    except WsdbError:
+        return None
+    if where.path is None or not where.path.is_file():
+        return None
+    try:
+        conn = connect_readonly(where.path)
+        rev = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.Error:
+        return None
+    if rev is None or rev[0] != HEAD:
+        conn.close()
+        return None
+    return Reader(conn, where.label)
+
+
+def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys: np.ndarray):
+    """Depth and parent of each key from a sqlite3 connection: (found,
+    depth, parents (S, W)); keys not stored get found=False, depth -1.
+
+    INTEGER keys travel as one JSON array, joined to the table key by key
+    (one primary-key search each, no statement per key); BLOB keys in IN
+    lists."""
+    keys = np.asarray(keys, dtype=np.uint64).reshape(-1, layout.words)
+    uniq = unsortable(distinct(sortable(keys)), layout.words)
+    values = layout.to_sql(uniq)
+    where = "r.n = ? AND r.c = ? AND r.root = ?"
+    rows: list = []
+    if layout.sql_integer:
+        rows = conn.execute(f"SELECT r.rep, r.depth, r.parent FROM json_each(?) AS k CROSS JOIN class_rows AS r "
+                            f"ON {where} AND r.rep = k.value", (json.dumps(values), n, c, root)).fetchall()
+    else:
+        for i in range(0, len(values), CHUNK):
+            part = values[i:i + CHUNK]
+            rows += conn.execute(f"SELECT r.rep, r.depth, r.parent FROM class_rows AS r WHERE {where} AND "
+                                 f"r.rep IN ({','.join('?' * len(part))})", (n, c, root, *part)).fetchall()
+    return match_rows(layout, keys, rows)
+
+
+def match_rows(layout, keys: np.ndarray, rows: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Line up fetched (rep, depth, parent) rows with ``keys``: (found,
+    depth, parents (S, W))."""
+    found = np.zeros(len(keys), dtype=bool)
+    depth = np.full(len(keys), -1, dtype=np.int64)
+    parents = np.zeros_like(keys)
+    if not rows:
+        return found, depth, parents
+    reps, depths, pars = zip(*rows)
+    got = sortable(layout.from_sql(reps))
+    order = np.argsort(got, kind="stable")
+    found, at = member(got[order], sortable(keys))
+    at = order[at[found]]
+    depths = np.asarray(depths, dtype=np.int64)
+    depth[found] = depths[at]
+    inner = np.flatnonzero(found)[depths[at] > 0]
+    if inner.size:
+        has = depths > 0
+        parent_keys = np.zeros((len(rows), layout.words), np.uint64)
+        parent_keys[has] = layout.from_sql([p for p, h in zip(pars, has) if h])
+        parents[inner] = parent_keys[at[depths[at] > 0]]
+    return found, depth, parents

@@ -1,0 +1,47 @@
+"""Whether a stored build can be used: who is building it, and the one-line
+messages for builds that are missing or unfinished. Shared by the
+SQLAlchemy store and the light reader; plain Python, no SQL."""
+from __future__ import annotations
+
+import os
+import socket
+
+
+def this_builder() -> str:
+    """How a build names the process running it (host:pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def builder_alive(builder: str | None) -> bool:
+    """Whether the process named by ``builder`` still runs (on this host;
+    a build started on another host counts as alive)."""
+    if not builder:
+        return False
+    host, _, pid = builder.rpartition(":")
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def unfinished(row: dict) -> str:
+    """One line saying that a build is not finished, and what to do."""
+    n, c = row["n"], row["c"]
+    flag = "" if row["root"] == "all" else f" --root {row['root']}"
+    if row["builder"] and builder_alive(row["builder"]) and row["builder"] != this_builder():
+        return (f"the {n}x{n} {c}-colour build is still running (levels 0-{row['height']} done, by "
+                f"{row['builder']}): try again when it has finished")
+    return (f"the {n}x{n} {c}-colour build was interrupted at depth {row['height']}: run "
+            f"`wsdb build --n {n} --c {c}{flag}` to resume it")
+
+
+def no_build(label: str, n: int, c: int, root: str) -> str:
+    """One line saying that a database holds no (n, c, root) build."""
+    flag = "" if root == "all" else f" --root {root}"
+    return (f"{label} has no {n}x{n} {c}-colour database: run `wsdb build --n {n} --c {c}{flag}` "
+            "first (add --max-depth D for big grids)")
