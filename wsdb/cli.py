@@ -6,6 +6,7 @@ with exit status 2; nothing here talks SQL or touches kernels.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import sys
 
@@ -150,7 +151,13 @@ def _compile_notice(n: int, c: int, solver: bool = False) -> None:
 def _read_states(state: str) -> list[str]:
     if state != "-":
         return [state]
-    lines = [ln.strip() for ln in sys.stdin]
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise WsdbError(f"stdin is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): "
+                        "expected one state per line") from None
+    lines = [ln.strip() for ln in io.StringIO(text, newline=None)]   # the line ends text-mode stdin knows
     return [ln for ln in lines if ln and not ln.startswith("#")]
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from wsdb.engine import get_engine
+from wsdb.engine.engines import SmallEngine
 from wsdb.engine.keys import sortable
 from wsdb.puzzle import random_states, wrapslide
 
@@ -63,6 +64,19 @@ def test_step_finds_a_move_into_the_target_class():
     # random 6x6 four-colour states are far from solved: no move reaches it
     solved = e.canonical(e.encode(p.solved[:1]))
     assert (e.step(raw, solved.repeat(len(raw), axis=0))[0] == -1).all()
+
+
+@pytest.mark.parametrize("n, c", [(4, 2), (4, 3), (4, 4), (6, 2), (6, 3), (8, 2), (8, 4)])
+def test_step_signature_filter_never_skips_the_right_move(n, c):
+    # step tests a quadrant signature before canonicalising a child; the
+    # numpy engine canonicalises every child: the first move found must agree
+    p, fast, slow = wrapslide(n, c), get_engine(n, c), SmallEngine(wrapslide(n, c))
+    raw = fast.encode(random_states(p, 40, seed=n * 10 + c))
+    for m in (0, 3, len(p.moves) - 1):
+        targets = fast.canonical(fast.move(raw, m))
+        got, want = fast.step(raw, targets), slow.step(raw, targets)
+        assert (got[0] == want[0]).all() and (got[1] == want[1]).all()
+        assert (got[0] <= m).all()
 
 
 @pytest.mark.parametrize("n, c", [(4, 4), (8, 4)])

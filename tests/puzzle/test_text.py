@@ -48,3 +48,59 @@ def test_format_states_equals_format_state_and_parses_back(n, c):
     texts = format_states(cells, n).tolist()
     assert texts == [format_state(x) for x in cells]
     assert all((parse_state(t)[1] == x).all() for t, x in zip(texts, cells))
+
+
+# ---- parse_grouped (the batch parser) agrees with parse_state ----------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from wsdb.puzzle import parse_grouped  # noqa: E402
+
+
+def _one_by_one(texts):
+    """parse_state's verdict on each text: (n, c, cells) or its error."""
+    out = []
+    for t in texts:
+        try:
+            p, cells = parse_state(t)
+            out.append((p.n, p.c, cells.tolist()))
+        except WsdbError as e:
+            out.append(str(e))
+    return out
+
+
+def _near_states():
+    """Text that is often a valid state and often almost one: a random
+    state with symbols renamed, separators, and edits."""
+    def make(args):
+        (n, c, seed, names, sep, edit) = args
+        cells = random_states(wrapslide(n, c), 1, seed=seed)[0]
+        text = sep.join("".join(names[v] for v in cells[r * n:(r + 1) * n]) for r in range(n))
+        if edit is not None:
+            pos, ch = edit
+            pos %= len(text) + 1
+            text = text[:pos] + ch + text[pos + 1:]
+        return text
+    return st.tuples(st.sampled_from([2, 4, 6]), st.sampled_from([2, 3, 4]), st.integers(0, 10**6),
+                     st.permutations("ab12XZ.é"), st.sampled_from(["/", ",", " ", "\n", "", " / "]),
+                     st.none() | st.tuples(st.integers(0, 80), st.characters())).map(make)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_near_states() | st.text(max_size=40), min_size=1, max_size=6))
+def test_batch_parser_agrees_with_parse_state(texts):
+    verdicts = _one_by_one(texts)
+    bad = [i for i, v in enumerate(verdicts) if isinstance(v, str)]
+    if bad:
+        with pytest.raises(WsdbError) as err:
+            parse_grouped(texts)
+        with pytest.raises(WsdbError) as want:
+            parse_states(texts)
+        assert str(err.value) == str(want.value)
+        return
+    got = {}
+    for (n, c), (puzzle, positions, cells) in parse_grouped(texts).items():
+        assert (puzzle.n, puzzle.c) == (n, c)
+        for i, row in zip(positions.tolist(), cells.tolist()):
+            got[i] = (n, c, row)
+    assert [got[i] for i in range(len(texts))] == verdicts

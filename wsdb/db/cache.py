@@ -8,6 +8,7 @@ leaves no half-written file. In-memory databases get no cache.
 """
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Callable
 
@@ -31,8 +32,12 @@ def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[]
         return np.load(path, mmap_mode="r" if mmap else None)
     array = make()
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npy")
-        np.save(tmp, array)
-        tmp.replace(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.save(tmp, array)
+            tmp.replace(path)
+        except OSError:   # read-only media or a full disk: the cache is only a speed-up
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
     return array

@@ -17,6 +17,7 @@ where it fits 63 bits, else its big-endian bytes.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from importlib import resources
 from typing import Iterable, Iterator
@@ -170,6 +171,8 @@ class Store:
         if where.path is not None and where.path.is_dir():
             raise WsdbError(f"{where.label} is a directory: expected a database file")
         write = write or create
+        if write and where.path is not None:
+            _check_writable(where)
         if where.missing or where.path is None:   # a new file (or memory): make the schema
             store = cls(_engine(where, True), where, True)
             store._check_schema(create)
@@ -439,6 +442,21 @@ class _Writing:
         if kind is not None and issubclass(kind, failures):
             raise WsdbError(_why_not_written(self.store, value)) from None
         return False
+
+
+def _check_writable(where: Location) -> None:
+    """Refuse to start writing where nothing can be written (a read-only
+    filesystem or file), before any work: SQLite itself would only say so
+    at the first commit."""
+    folder = where.path.parent if where.missing else where.path
+    try:
+        read_only_fs = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return
+    if read_only_fs:
+        raise WsdbError(f"cannot write {where.label}: it is on a read-only filesystem")
+    if not where.missing and not os.access(where.path, os.W_OK):
+        raise WsdbError(f"cannot write {where.label}: the file is read-only")
 
 
 def _why_not_written(store: Store, e: Exception) -> str:

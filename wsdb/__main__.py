@@ -1,0 +1,4 @@
+"""``python -m wsdb``: the same as the ``wsdb`` command."""
+from .cli import main
+
+main()
