@@ -7,6 +7,7 @@ process start-up too. Single: one `wsdb lookup STATE`, cached kernels.
 The database must already hold the grid (`wsdb build --n N --c C`).
 
     python scripts/bench_lookup.py --db db/wsdb.sqlite
+    python scripts/bench_lookup.py --db postgresql://wsdb@127.0.0.1:5432/wsdb
 """
 from __future__ import annotations
 
@@ -32,17 +33,18 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=20000, help="states per batch")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--grid", action="append", default=None, help="NxNcC, e.g. 4x4c4 (default 4x4c4, 6x6c2)")
+    ap.add_argument("--wsdb", help="the wsdb executable to time (default: the one on PATH)")
     args = ap.parse_args()
     print(f"{'grid':<7} {'batch states/s':>15} {'wall s':>8} {'peak MiB':>9} {'single wall s':>14}")
     for grid in args.grid or ["4x4c4", "6x6c2"]:
         n, c = int(grid[0]), int(grid.split("c")[1])
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.write(states(n, c, args.count))
-        batch = wsdb_cmd() + ["lookup", "-", "--db", args.db]
+        batch = wsdb_cmd(args.wsdb) + ["lookup", "-", "--db", args.db]
         runner = ["sh", "-c", f'exec "$0" "$@" < {f.name} > /dev/null', *batch]
         timed(runner)  # warm-up
         runs = [timed(runner) for _ in range(args.runs)]
-        single = wsdb_cmd() + ["lookup", states(n, c, 1).strip(), "--db", args.db]
+        single = wsdb_cmd(args.wsdb) + ["lookup", states(n, c, 1).strip(), "--db", args.db]
         one = statistics.median(timed(single)[0] for _ in range(args.runs))
         wall = statistics.median(w for w, _ in runs)
         print(f"{grid:<7} {args.count / wall:>15,.0f} {wall:>8.2f} {max(r for _, r in runs):>9.0f} {one:>14.2f}",

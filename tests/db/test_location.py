@@ -25,9 +25,13 @@ def test_wsdb_db_environment_variable_and_urls(tmp_path, monkeypatch):
     assert wsdb.lookup("1122/1122/2222/2222", db=f"sqlite:///{db}").distance == 0
 
 
-def test_non_sqlite_url_is_refused():
-    with pytest.raises(WsdbError, match="sqlite"):
-        resolve("postgresql://localhost/wsdb")
+def test_other_servers_are_refused_and_postgresql_gets_its_driver():
+    with pytest.raises(WsdbError, match="postgresql://"):
+        resolve("mysql://localhost/wsdb")
+    where = resolve("postgresql://ann:secret@db.example:5433/wsdb")
+    assert where.url == "postgresql+psycopg://ann:secret@db.example:5433/wsdb" and where.path is None
+    assert "secret" not in where.label and where.label.endswith("ann@db.example:5433/wsdb")
+    assert resolve("postgres://h/w").url == "postgresql+psycopg://h/w"
 
 
 def test_open_if_present_only_excuses_the_default(tmp_path, monkeypatch):

@@ -1,6 +1,10 @@
 """The schema (wsdb/db/migrations): the migration scripts and the tables
 that store.py queries describe the same schema."""
+import contextlib
+import shutil
+import sqlite3
 from importlib import resources
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -8,6 +12,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+import wsdb
 from wsdb.db.store import HEAD, Store, metadata
 
 
@@ -34,3 +39,35 @@ def test_a_changed_model_would_be_noticed(tmp_path):
     with store.sql.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), other)
     assert any(d[0] == "add_column" and d[3].name == "extra" for d in diff)
+
+
+OLDEST = Path(__file__).resolve().parents[1] / "data" / "schema-0001.sqlite"
+
+
+def test_a_database_of_the_oldest_schema_is_upgraded_with_its_data(tmp_path):
+    # tests/data/schema-0001.sqlite was written by wsdb at commit 342564b
+    # (schema revision 0001: classes stored their grid text), with
+    # `wsdb build --n 4 --c 2`, `--n 4 --c 3 --max-depth 5` and
+    # `--n 4 --c 3 --root single --max-depth 3`
+    db = tmp_path / "old.sqlite"
+    shutil.copy(OLDEST, db)
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select version_num from alembic_version").fetchone() == ("0001",)
+        old_classes = conn.execute("select n, c, root, rep, grid, depth, parent, orbit_size from classes "
+                                   "order by n, c, root, rep").fetchall()
+        old_levels = conn.execute("select * from levels order by n, c, root, depth").fetchall()
+        old_builds = conn.execute("select n, c, root, complete, max_depth, height, god_number, classes, states "
+                                  "from builds order by n, c, root").fetchall()
+    assert len(old_classes) == 78 + 591 + 39
+    assert wsdb.lookup("1122/1122/2222/2222", db=db).distance == 0   # opening it upgrades it
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("select version_num from alembic_version").fetchone() == (HEAD,)
+        assert conn.execute("select n, c, root, rep, grid, depth, parent, orbit_size from classes "
+                            "order by n, c, root, rep").fetchall() == old_classes
+        assert conn.execute("select * from levels order by n, c, root, depth").fetchall() == old_levels
+        assert conn.execute("select n, c, root, complete, max_depth, height, god_number, classes, states "
+                            "from builds order by n, c, root").fetchall() == old_builds
+        assert {r[0] for r in conn.execute("select status from builds")} == {"done"}
+    assert wsdb.verify(4, 2, db=db).ok and wsdb.verify(4, 3, db=db).ok and wsdb.verify(4, 3, db=db, root="single").ok
+    tree, row = wsdb.build(4, 3, db=db)          # an upgraded partial build goes on to the end
+    assert row["complete"] and row["god_number"] == 10 and wsdb.verify(4, 3, db=db).ok

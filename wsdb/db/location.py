@@ -1,7 +1,8 @@
 """Where the database is: ``--db``, else ``$WSDB_DB``, else
 ``db/wsdb.sqlite`` under the current directory. The one place that decides.
 
-A value with ``://`` is a SQLAlchemy URL; anything else is a file path.
+A value with ``://`` is a URL (``sqlite:///...``, or ``postgresql://...``
+for a shared server); anything else is a file path.
 """
 from __future__ import annotations
 
@@ -25,8 +26,14 @@ class Location:
 
     @property
     def label(self) -> str:
-        """How messages name the database."""
-        return str(self.path) if self.path else self.url
+        """How messages name the database (never with its password)."""
+        if self.path:
+            return str(self.path)
+        if "@" in self.url and "://" in self.url:
+            scheme, rest = self.url.split("://", 1)
+            who, _, where = rest.rpartition("@")
+            return f"{scheme}://{who.split(':')[0]}@{where}"
+        return self.url
 
     @property
     def missing(self) -> bool:
@@ -47,8 +54,13 @@ def resolve(db: str | os.PathLike | None) -> Location:
         url = sa.engine.make_url(db)
     except sa.exc.ArgumentError:
         raise WsdbError(f"database URL {db!r} cannot be read: expected a file path or a URL "
-                        "such as sqlite:///db/wsdb.sqlite") from None
-    if url.get_backend_name() != "sqlite":
-        raise WsdbError(f"database URL {db!r}: expected a file path or a sqlite:/// URL")
+                        "such as sqlite:///db/wsdb.sqlite or postgresql://user@host:5432/wsdb") from None
+    backend = url.get_backend_name()
+    if backend in ("postgresql", "postgres"):
+        # users write postgresql://...; wsdb talks to it through psycopg 3
+        url = url.set(drivername="postgresql+psycopg")
+        return Location(url.render_as_string(hide_password=False), None, explicit)
+    if backend != "sqlite":
+        raise WsdbError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")
     path = Path(url.database).expanduser().resolve() if url.database and url.database != ":memory:" else None
     return Location(db, path, explicit)

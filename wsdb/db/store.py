@@ -91,6 +91,31 @@ def classes_view_sql() -> str:
             "from class_rows")
 
 
+class Key(sa.types.TypeDecorator):
+    """``rep`` and ``parent``: an INTEGER in SQLite (big-endian bytes for
+    keys wider than 63 bits, SQLite being dynamically typed); NUMERIC(39)
+    in PostgreSQL, which holds every key up to 128 bits as a number. Values
+    read from PostgreSQL come back as ints, which
+    :meth:`~wsdb.engine.keys.KeyLayout.from_sql` accepts for any width."""
+
+    impl = sa.Integer
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect):
+        return dialect.type_descriptor(sa.Numeric(39, 0) if dialect.name == "postgresql" else sa.Integer())
+
+    def process_bind_param(self, value, dialect):
+        if dialect.name == "postgresql" and isinstance(value, (bytes, memoryview)):
+            return int.from_bytes(value, "big")
+        return value
+
+    def process_result_value(self, value, dialect):
+        return int(value) if dialect.name == "postgresql" and value is not None else value
+
+
+#: Counts that outgrow 32 bits; SQLite's INTEGER is 64-bit already
+Count = sa.Integer().with_variant(sa.BigInteger(), "postgresql")
+
 metadata = sa.MetaData()
 builds = sa.Table(
     "builds", metadata, *_tree_columns(),
@@ -98,8 +123,8 @@ builds = sa.Table(
     sa.Column("max_depth", sa.Integer),
     sa.Column("height", sa.Integer, nullable=False),
     sa.Column("god_number", sa.Integer),
-    sa.Column("classes", sa.Integer, nullable=False),
-    sa.Column("states", sa.Integer, nullable=False),
+    sa.Column("classes", Count, nullable=False),
+    sa.Column("states", Count, nullable=False),
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
     sa.Column("built_at", sa.Text, nullable=False),
@@ -109,14 +134,14 @@ builds = sa.Table(
 levels = sa.Table(
     "levels", metadata, *_tree_columns(),
     sa.Column("depth", sa.Integer, primary_key=True),
-    sa.Column("classes", sa.Integer, nullable=False),
-    sa.Column("states", sa.Integer, nullable=False),
+    sa.Column("classes", Count, nullable=False),
+    sa.Column("states", Count, nullable=False),
 )
 class_rows = sa.Table(
     "class_rows", metadata, *_tree_columns(),
-    sa.Column("rep", sa.Integer, primary_key=True),
+    sa.Column("rep", Key, primary_key=True),
     sa.Column("depth", sa.Integer, nullable=False),
-    sa.Column("parent", sa.Integer),
+    sa.Column("parent", Key),
     sa.Column("orbit_size", sa.Integer, nullable=False),
     sqlite_with_rowid=False,
 )
@@ -126,10 +151,10 @@ class_rows = sa.Table(
 views = sa.MetaData()
 classes = sa.Table(
     "classes", views, *_tree_columns(),
-    sa.Column("rep", sa.Integer, primary_key=True),
+    sa.Column("rep", Key, primary_key=True),
     sa.Column("grid", sa.Text),
     sa.Column("depth", sa.Integer),
-    sa.Column("parent", sa.Integer),
+    sa.Column("parent", Key),
     sa.Column("orbit_size", sa.Integer),
 )
 
@@ -503,6 +528,10 @@ def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per:
     cursor = conn.connection.cursor()
     try:
         for reps, parents, orbits in columns:
+            if mark != "?" and reps.dtype == object:   # PostgreSQL: wide keys as numbers
+                reps = np.array([int.from_bytes(v, "big") for v in reps], dtype=object)
+                parents = None if parents is None else \
+                    np.array([int.from_bytes(v, "big") for v in parents], dtype=object)
             one = f"({int(n)},{int(c)},{lit},{mark},{int(depth)},{'NULL' if parents is None else mark},{mark})"
             cols = [reps, orbits] if parents is None else [reps, parents, orbits]
             table = np.empty((len(reps), len(cols)), dtype=object if reps.dtype == object else np.int64)

@@ -141,9 +141,15 @@ class KeyLayout:
         return out
 
     def from_sql(self, values) -> np.ndarray:
-        """SQLite values -> (S, W) keys."""
+        """Database values -> (S, W) keys: ints, or big-endian bytes for
+        wide keys (SQLite); PostgreSQL gives ints of any width."""
         if self.sql_integer:
             return np.asarray(list(values), dtype=np.int64).astype(np.uint64).reshape(-1, 1)
+        values = list(values)
+        if values and isinstance(values[0], int):
+            mask = (1 << 64) - 1
+            return np.array([[(v >> (64 * (self.words - 1 - w))) & mask for w in range(self.words)]
+                             for v in values], dtype=np.uint64).reshape(-1, self.words)
         pad = 8 * self.words
         buf = b"".join(bytes(v).rjust(pad, b"\0") for v in values)
         return np.frombuffer(buf, dtype=">u8").astype(np.uint64).reshape(-1, self.words)

@@ -13,6 +13,10 @@ branch_labels = None
 depends_on = None
 
 _TREE = ("n", "c", "root")
+# PostgreSQL needs wider types than SQLite's 64-bit INTEGER: keys up to
+# 128 bits as NUMERIC(39), counts as BIGINT (SQLite is unchanged by this)
+_KEY = sa.Integer().with_variant(sa.Numeric(39, 0), "postgresql")
+_COUNT = sa.Integer().with_variant(sa.BigInteger(), "postgresql")
 
 
 def _tree_columns():
@@ -31,8 +35,8 @@ def upgrade() -> None:
         sa.Column("max_depth", sa.Integer),
         sa.Column("height", sa.Integer, nullable=False),
         sa.Column("god_number", sa.Integer),
-        sa.Column("classes", sa.Integer, nullable=False),
-        sa.Column("states", sa.Integer, nullable=False),
+        sa.Column("classes", _COUNT, nullable=False),
+        sa.Column("states", _COUNT, nullable=False),
         sa.Column("seconds", sa.Float, nullable=False),
         sa.Column("version", sa.Text, nullable=False),
         sa.Column("built_at", sa.Text, nullable=False),
@@ -42,17 +46,17 @@ def upgrade() -> None:
         "levels",
         *_tree_columns(),
         sa.Column("depth", sa.Integer, nullable=False),
-        sa.Column("classes", sa.Integer, nullable=False),
-        sa.Column("states", sa.Integer, nullable=False),
+        sa.Column("classes", _COUNT, nullable=False),
+        sa.Column("states", _COUNT, nullable=False),
         sa.PrimaryKeyConstraint(*_TREE, "depth"),
     )
     op.create_table(
         "classes",
         *_tree_columns(),
-        sa.Column("rep", sa.Integer, nullable=False),
+        sa.Column("rep", _KEY, nullable=False),
         sa.Column("grid", sa.Text, nullable=False),
         sa.Column("depth", sa.Integer, nullable=False),
-        sa.Column("parent", sa.Integer),
+        sa.Column("parent", _KEY),
         sa.Column("orbit_size", sa.Integer, nullable=False),
         sa.PrimaryKeyConstraint(*_TREE, "rep"),
         sqlite_with_rowid=False,

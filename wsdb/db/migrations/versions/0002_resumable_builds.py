@@ -23,6 +23,26 @@ from alembic import op
 
 from wsdb.db.store import classes_view_sql, grid_sql
 
+# PostgreSQL: the grid by a function over the NUMERIC key, one cell (one
+# base-2 or base-4 digit, the last cell least significant) at a time
+PG_GRID = """
+create or replace function wsdb_grid(n integer, c integer, rep numeric) returns text
+language plpgsql immutable strict as $$
+declare
+  base numeric := case when c = 2 then 2 else 4 end;
+  v numeric := rep;
+  cells text := '';
+begin
+  for i in 1..n * n loop
+    cells := chr(49 + mod(v, base)::integer) || cells;
+    v := div(v, base);
+  end loop;
+  return (select string_agg(substr(cells, r * n + 1, n), '/' order by r) from generate_series(0, n - 1) r);
+end $$
+"""
+PG_VIEW = ("create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
+           "orbit_size from class_rows")
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -36,13 +56,20 @@ def upgrade() -> None:
     op.drop_index("ix_classes_depth", table_name="classes")
     op.execute("alter table classes rename to class_rows")
     op.execute("alter table class_rows drop column grid")
-    op.execute(classes_view_sql())
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(PG_GRID)
+        op.execute(PG_VIEW)
+    else:
+        op.execute(classes_view_sql())
 
 
 def downgrade() -> None:
     op.execute("drop view classes")
     op.execute("alter table class_rows add column grid text not null default ''")
-    op.execute(f"update class_rows set grid = {grid_sql()}")
+    pg = op.get_bind().dialect.name == "postgresql"
+    op.execute(f"update class_rows set grid = {'wsdb_grid(n, c, rep)' if pg else grid_sql()}")
+    if pg:
+        op.execute("drop function wsdb_grid")
     op.execute("alter table class_rows rename to classes")
     op.create_index("ix_classes_depth", "classes", ["n", "c", "root", "depth"])
     op.execute("delete from classes where exists (select 1 from builds b where b.status = 'building' "

@@ -1,0 +1,166 @@
+"""PostgreSQL for shared deployments (wsdb/db/store.py, the migrations):
+the same commands against a real, throw-away PostgreSQL server, with the
+same answers as SQLite's.
+
+The server is started here with the machine's own ``initdb`` and
+``pg_ctl`` (as the ``postgres`` user when the tests run as root) on a
+temporary directory and a loopback port, and stopped afterwards. The
+tests are skipped only where no server binary exists.
+"""
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import wsdb
+
+
+def _server_binaries() -> Path | None:
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) + \
+            [str(Path(p).parent) for p in filter(None, [shutil.which("pg_ctl")])]:
+        if (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
+            return Path(folder)
+    return None
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    bindir = _server_binaries()
+    if bindir is None:
+        pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
+    base = Path(tempfile.mkdtemp(prefix="wsdb-pg-"))
+    as_user = []
+    if os.geteuid() == 0:   # PostgreSQL refuses to run as root
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(base, "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = base / "data"
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "wsdb", "--auth=trust", "-E", "UTF8"],
+                   check=True, capture_output=True)
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
+                    f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
+                   check=True, capture_output=True)
+    try:
+        import psycopg
+
+        with psycopg.connect(f"postgresql://wsdb@127.0.0.1:{port}/postgres", autocommit=True) as conn:
+            conn.execute("create database wsdb")
+        yield f"postgresql://wsdb@127.0.0.1:{port}/wsdb"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def cli(*args, input=None):
+    return subprocess.run([sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True,
+                          input=input, timeout=600)
+
+
+def pg_rows(url, sql):
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return [tuple(int(v) if type(v).__name__ == "Decimal" else v for v in row) for row in conn.execute(sql)]
+
+
+def lite_rows(path, sql):
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+@pytest.fixture(scope="module")
+def built(pg_url):
+    for c in (3, 4):
+        res = cli("build", "--n", 4, "--c", c, "--db", pg_url, "-q")
+        assert res.returncode == 0, res.stderr
+    res = cli("build", "--n", 6, "--c", 3, "--max-depth", 4, "--db", pg_url, "-q")   # keys wider than 63 bits
+    assert res.returncode == 0, res.stderr
+    return pg_url
+
+
+def test_builds_store_the_same_rows_as_sqlite(built, db4, tmp_path):
+    for c in (3, 4):
+        q = f"select depth, classes, states from levels where n=4 and c={c} order by depth"
+        assert pg_rows(built, q) == lite_rows(db4, q)
+        q = f"select rep, depth, parent, orbit_size from class_rows where n=4 and c={c} order by rep"
+        assert pg_rows(built, q) == lite_rows(db4, q)
+    lite = tmp_path / "six.sqlite"
+    wsdb.build(6, 3, db=lite, max_depth=4)
+    q = "select depth, classes, states from levels where n=6 and c=3 order by depth"
+    assert pg_rows(built, q) == lite_rows(lite, q)
+    # wide keys: PostgreSQL holds numbers, SQLite big-endian bytes of the same value
+    pg = pg_rows(built, "select rep, depth, parent, orbit_size from class_rows where n=6 and c=3 order by rep")
+    lt = [(int.from_bytes(r, "big"), d, None if p is None else int.from_bytes(p, "big"), o)
+          for r, d, p, o in lite_rows(lite, "select rep, depth, parent, orbit_size from class_rows "
+                                            "where n=6 and c=3 order by rep")]
+    assert pg == sorted(lt)
+    # the classes view computes the same grids on both
+    for n, c, path in ((4, 4, db4), (6, 3, lite)):
+        q = f"select grid, depth from classes where n={n} and c={c} order by grid limit 500"
+        assert pg_rows(built, q) == lite_rows(path, q)
+
+
+def test_lookup_solve_stats_verify_info_on_postgresql(built, db4):
+    states = [wsdb.format_state(s) for s in wsdb.random_states(wsdb.wrapslide(4, 4), 300, seed=11)]
+    res = cli("lookup", "-", "--db", built, input="\n".join(states) + "\n")
+    assert res.returncode == 0, res.stderr
+    want = [f"{a.state}: {a.distance} moves: {' '.join(a.moves) or '(solved)'}"
+            for a in wsdb.lookup_many(states, db=db4)]
+    assert res.stdout.splitlines() == want
+    six = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(6, 3), 1, seed=2)[0])
+    res = cli("lookup", six, "--db", built)
+    assert res.returncode == 0 and "more than 4 moves" in res.stdout, res.stderr
+    for command in (["verify", "--n", 4, "--c", 4], ["verify", "--n", 6, "--c", 3], ["stats"], ["info"],
+                    ["solve", states[0], "--time-limit", 5]):
+        res = cli(*command, "--db", built)
+        assert res.returncode == 0, (command, res.stderr)
+        assert "Traceback" not in res.stderr
+
+
+def test_schema_matches_the_models_on_postgresql(built):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from wsdb.db.store import HEAD, Store, metadata
+
+    store = Store.open(built)
+    with store.sql.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata) == []
+    assert pg_rows(built, "select version_num from alembic_version") == [(HEAD,)]
+
+
+def test_bad_input_and_missing_builds_on_postgresql(built):
+    res = cli("lookup", "1111/2222/3333/4445", "--db", built)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    res = cli("lookup", wsdb.format_state(wsdb.random_states(wsdb.wrapslide(6, 2), 1, seed=3)[0]), "--db", built)
+    assert res.returncode == 2 and "wsdb build --n 6 --c 2" in res.stderr
+    res = cli("lookup", "1212/3434/1243/3421", "--db", built.rsplit("/", 1)[0] + "/nosuchdb")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_an_interrupted_build_resumes_on_postgresql(built, db4):
+    driver = ("import os, signal, sys\nfrom wsdb.cli import main\nfrom wsdb.db import store\n"
+              "real = store.Store.add_level\n"
+              "def add_level(self, key, row, columns, totals):\n"
+              "    real(self, key, row, columns, totals)\n"
+              "    if row['depth'] == 6: os.kill(os.getpid(), signal.SIGKILL)\n"
+              "store.Store.add_level = add_level\n"
+              "sys.argv = ['wsdb', 'build', '--n', '4', '--c', '2', '--db', sys.argv[1], '-q']\nmain()\n")
+    killed = subprocess.run([sys.executable, "-c", driver, built], capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -9
+    res = cli("lookup", "1122/1122/2222/2222", "--db", built)
+    assert res.returncode == 2 and "interrupted at depth 6" in res.stderr
+    assert cli("build", "--n", 4, "--c", 2, "--db", built, "-q").returncode == 0
+    q = "select rep, depth, parent, orbit_size from class_rows where n=4 and c=2 order by rep"
+    assert pg_rows(built, q) == lite_rows(db4, q)
