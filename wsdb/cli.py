@@ -214,7 +214,7 @@ def solve(state, method, time_limit, length_only, db, as_json):
     (partial) tree gives exact endgames:
 
     
-      wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # ~30 s + ~40 s
+      wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # ~10 s + ~40 s
       wsdb solve 123412/341234/214321/432143/123412/341234
     """
     from .solver.solve import iter_solve

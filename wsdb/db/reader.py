@@ -22,7 +22,7 @@ from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import WsdbError
 from .location import resolve
 from .migrations import HEAD
-from .status import no_build, unfinished
+from .status import required
 
 BUSY_MS = 10_000   # how long a connection waits for another's write lock
 CHUNK = 5000       # keys per IN (...) query when keys are BLOBs
@@ -60,12 +60,7 @@ class Reader:
     def require_build(self, n: int, c: int, root: str = "all") -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        row = self.build_row(n, c, root)
-        if row is None:
-            raise WsdbError(no_build(self.label, n, c, root))
-        if row["status"] != "done":
-            raise WsdbError(f"{self.label}: {unfinished(row)}")
-        return row
+        return required(self.build_row(n, c, root), self.label, n, c, root)
 
     def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all"):
         """Depth and parent of each key: (found, depth, parents (S, W))."""

@@ -45,3 +45,22 @@ def no_build(label: str, n: int, c: int, root: str) -> str:
     flag = "" if root == "all" else f" --root {root}"
     return (f"{label} has no {n}x{n} {c}-colour database: run `wsdb build --n {n} --c {c}{flag}` "
             "first (add --max-depth D for big grids)")
+
+
+def finished(row: dict | None, label: str) -> dict | None:
+    """The build row if finished, None if there is none; a one-line error
+    (saying so, and how to resume) if it is not finished."""
+    from ..errors import WsdbError
+
+    if row is not None and row["status"] != "done":
+        raise WsdbError(f"{label}: {unfinished(row)}")
+    return row
+
+
+def required(row: dict | None, label: str, n: int, c: int, root: str) -> dict:
+    """The build row if it exists and is finished; else a one-line error."""
+    from ..errors import WsdbError
+
+    if finished(row, label) is None:
+        raise WsdbError(no_build(label, n, c, root))
+    return row

@@ -30,7 +30,7 @@ from ..errors import WsdbError
 from .location import Location, resolve
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, connect_readonly, fetch_keys, match_rows
-from .status import no_build, unfinished
+from .status import finished, required
 
 
 
@@ -285,18 +285,12 @@ class Store:
     def require_build(self, n: int, c: int, root: str = "all") -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        row = self.finished_build(n, c, root)
-        if row is None:
-            raise WsdbError(no_build(self.label, n, c, root))
-        return row
+        return required(self.build_row(n, c, root), self.label, n, c, root)
 
     def finished_build(self, n: int, c: int, root: str = "all") -> dict | None:
         """The stored build if finished, None if there is none; an error
         (saying so, and how to resume) if it is not finished."""
-        row = self.build_row(n, c, root)
-        if row is not None and row["status"] != "done":
-            raise WsdbError(f"{self.label}: {unfinished(row)}")
-        return row
+        return finished(self.build_row(n, c, root), self.label)
 
     def level_rows(self, n: int, c: int, root: str = "all") -> list[dict]:
         """Per-depth class and state counts as stored."""

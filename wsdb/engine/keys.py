@@ -103,10 +103,7 @@ class KeyLayout:
 
     def to_int(self, key: np.ndarray) -> int:
         """One (W,) key as a Python int."""
-        v = 0
-        for w in np.asarray(key, dtype=np.uint64).ravel():
-            v = (v << 64) | int(w)
-        return v
+        return self.to_ints(key)[0]
 
     def to_ints(self, keys: np.ndarray) -> list[int]:
         """(S, W) keys as Python ints."""
@@ -120,8 +117,13 @@ class KeyLayout:
 
     def from_int(self, value: int) -> np.ndarray:
         """A Python int as a (W,) key."""
-        return np.array([(value >> (64 * (self.words - 1 - w))) & ((1 << 64) - 1)
-                         for w in range(self.words)], dtype=np.uint64)
+        return self.from_ints([value])[0]
+
+    def from_ints(self, values) -> np.ndarray:
+        """Python ints as (S, W) keys."""
+        mask = (1 << 64) - 1
+        return np.array([[(v >> (64 * (self.words - 1 - w))) & mask for w in range(self.words)]
+                         for v in values], dtype=np.uint64).reshape(-1, self.words)
 
     def to_sql(self, keys: np.ndarray) -> list:
         """(S, W) keys -> SQLite values (int, or big-endian bytes for wide keys)."""
@@ -147,9 +149,7 @@ class KeyLayout:
             return np.asarray(list(values), dtype=np.int64).astype(np.uint64).reshape(-1, 1)
         values = list(values)
         if values and isinstance(values[0], int):
-            mask = (1 << 64) - 1
-            return np.array([[(v >> (64 * (self.words - 1 - w))) & mask for w in range(self.words)]
-                             for v in values], dtype=np.uint64).reshape(-1, self.words)
+            return self.from_ints(values)
         pad = 8 * self.words
         buf = b"".join(bytes(v).rjust(pad, b"\0") for v in values)
         return np.frombuffer(buf, dtype=">u8").astype(np.uint64).reshape(-1, self.words)
