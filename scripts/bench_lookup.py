@@ -31,7 +31,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", default="db/wsdb.sqlite")
     ap.add_argument("--count", type=int, default=20000, help="states per batch")
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3, help="timed batch runs")
+    ap.add_argument("--single-runs", type=int, default=21,
+                    help="timed single lookups (start-up dominates them, and it is noisy)")
     ap.add_argument("--grid", action="append", default=None, help="NxNcC, e.g. 4x4c4 (default 4x4c4, 6x6c2)")
     ap.add_argument("--wsdb", help="the wsdb executable to time (default: the one on PATH)")
     args = ap.parse_args()
@@ -45,7 +47,8 @@ def main() -> None:
         timed(runner)  # warm-up
         runs = [timed(runner) for _ in range(args.runs)]
         single = wsdb_cmd(args.wsdb) + ["lookup", states(n, c, 1).strip(), "--db", args.db]
-        one = statistics.median(timed(single)[0] for _ in range(args.runs))
+        timed(single)  # warm-up
+        one = statistics.median(timed(single)[0] for _ in range(args.single_runs))
         wall = statistics.median(w for w, _ in runs)
         print(f"{grid:<7} {args.count / wall:>15,.0f} {wall:>8.2f} {max(r for _, r in runs):>9.0f} {one:>14.2f}",
               flush=True)

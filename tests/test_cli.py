@@ -134,3 +134,22 @@ def test_random_feeds_lookup(run, db4):
 def test_random_bad_input(run, args):
     res = run("random", *args)
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_executable_lookup_writes_everything_before_its_fast_exit(db4):
+    """`wsdb lookup` leaves by os._exit (no interpreter teardown): its whole
+    answer must still reach a pipe, and errors keep their exit status."""
+    import subprocess
+    import sys
+
+    import wsdb
+
+    states = [format_state(s) for s in random_states(wrapslide(4, 4), 5000, seed=8)]
+    res = subprocess.run([sys.executable, "-m", "wsdb", "lookup", "-", "--json", "--db", str(db4)],
+                         input="\n".join(states) + "\n", capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    got = [json.loads(line)["distance"] for line in res.stdout.splitlines()]
+    assert got == [a.distance for a in wsdb.lookup_many(states, db=db4)]
+    bad = subprocess.run([sys.executable, "-m", "wsdb", "lookup", "1212/3434", "--db", str(db4)],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and bad.stderr.startswith("wsdb: ") and len(bad.stderr.splitlines()) == 1

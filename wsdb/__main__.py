@@ -1,4 +1,4 @@
 """``python -m wsdb``: the same as the ``wsdb`` command."""
-from .cli import main
+from .cli import entry
 
-main()
+entry()

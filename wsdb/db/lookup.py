@@ -47,11 +47,16 @@ def lookup_many(states: list[str], db=None, store=None) -> list[Answer]:
     A SQLite file is read through :mod:`.reader` (no SQLAlchemy to load),
     anything else through the store."""
     groups = parse_grouped(states)
+    opened = store is None
     store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)
-    for puzzle, positions, cells in groups.values():
-        for i, ans in zip(positions.tolist(), lookup_grid(store, puzzle, cells)):
-            answers[i] = ans
+    try:
+        for puzzle, positions, cells in groups.values():
+            for i, ans in zip(positions.tolist(), lookup_grid(store, puzzle, cells)):
+                answers[i] = ans
+    finally:
+        if opened:
+            store.close()
     return answers
 
 

@@ -51,6 +51,10 @@ class Reader:
         self.conn = conn
         self.label = label
 
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
     def build_row(self, n: int, c: int, root: str = "all") -> dict | None:
         """The stored build of (n, c, root), or None."""
         row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE n=? AND c=? AND root=?",

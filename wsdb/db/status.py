@@ -4,12 +4,17 @@ SQLAlchemy store and the light reader; plain Python, no SQL."""
 from __future__ import annotations
 
 import os
-import socket
+
+
+def _host() -> str:
+    # socket costs 4 ms of start-up; only the build-status paths need it.
+    import socket
+    return socket.gethostname()
 
 
 def this_builder() -> str:
     """How a build names the process running it (host:pid)."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return f"{_host()}:{os.getpid()}"
 
 
 def builder_alive(builder: str | None) -> bool:
@@ -18,7 +23,7 @@ def builder_alive(builder: str | None) -> bool:
     if not builder:
         return False
     host, _, pid = builder.rpartition(":")
-    if host != socket.gethostname():
+    if host != _host():
         return True
     try:
         os.kill(int(pid), 0)

@@ -177,6 +177,10 @@ class Store:
         """The database file (None for servers and in-memory databases)."""
         return self.where.path
 
+    def close(self) -> None:
+        """Close the pooled connections (a server sees a clean log-off)."""
+        self.sql.dispose()
+
     @classmethod
     def open(cls, db=None, create: bool = False, write: bool = False) -> "Store":
         """Open a wsdb database: read-only by default (lookups, stats and
