@@ -276,17 +276,17 @@ def solve(state, method, time_limit, length_only, db, as_json):
 @json_option
 @clean_errors
 def apply(state, moves, as_json):
-    """Print STATE after MOVES (e.g. `wsdb apply 1212/3434/1243/3421 T1 R1`)."""
-    from .puzzle import format_state, parse_state
+    """Print STATE after MOVES (e.g. `wsdb apply 1212/3434/1243/3421 T1 R1`).
 
-    puzzle, cells = parse_state(state)
-    names = [m for arg in moves for m in arg.replace(",", " ").split()]
-    out = puzzle.apply(cells, names)
+    With --json: the start, the moves, the result, whether it is solved, and
+    every state along the way."""
+    from .puzzle.replay import replay
+
+    played = replay(state, list(moves))
     if as_json:
-        click.echo(json.dumps({"state": format_state(cells, puzzle.n), "moves": names,
-                               "result": format_state(out, puzzle.n), "solved": puzzle.is_solved(out)}))
+        click.echo(json.dumps(played.to_dict()))
     else:
-        click.echo(format_state(out, puzzle.n) + ("  (solved)" if puzzle.is_solved(out) else ""))
+        click.echo(played.result + ("  (solved)" if played.solved else ""))
 
 
 @main.command()
@@ -488,6 +488,40 @@ def _print_report(r: dict) -> None:
     for o in r["orbit_profile"]:
         click.echo(f"    {o['symmetries']:>4} {o['classes']:>14,} classes {o['states']:>22,} states "
                    f"(orbit size {o['orbit_size']})")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback by default: only this machine can reach it).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--max-time-limit", type=click.FloatRange(0, 600, min_open=True), default=30.0, show_default=True,
+              metavar="S", help="Longest search one solve request may ask for, in seconds.")
+@click.option("--max-busy", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Lookups and solves running at once; more are refused with HTTP 503.")
+@db_option
+@clean_errors
+def serve(host, port, max_time_limit, max_busy, db):
+    """A web page to paint a state and watch it solved, and its JSON API.
+
+    \b
+      wsdb build --n 4 --c 4 && wsdb serve     # then open http://127.0.0.1:8000/
+
+    The API's answers are the CLI's --json (lookup, solve, apply, random,
+    info); its OpenAPI documentation is at /docs. Ctrl-C stops the server.
+    """
+    from .db.location import resolve
+    from .web import serve as run
+
+    where = resolve(db)
+    if where.missing and where.explicit:
+        raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
+                        "or leave --db out to serve without one")
+
+    def ready():
+        tables = "no database yet: answers come from the solver alone" if where.missing else where.label
+        click.echo(f"wsdb: serving http://{host}:{port}/ ({tables}); Ctrl-C stops", err=True)
+
+    run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 
 
 @main.command("random")

@@ -156,10 +156,11 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
 def _solve(p: Problem, method: str, length_only: bool) -> Solution:
     stored, lower = _stored_and_bound(p)
     notes = []
-    if not p.guide.has_table and p.puzzle.n in (4, 6):
+    use_stored = stored >= 0 and method == "auto"
+    if not p.guide.has_table and p.puzzle.n in (4, 6) and not use_stored:   # a stored answer needs no guide
         notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
                      f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
-    if stored >= 0 and method == "auto":
+    if use_stored:
         attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
     else:
         attempt = SEARCHES["beam" if method == "auto" else method](p, lower)

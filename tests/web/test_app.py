@@ -1,0 +1,109 @@
+"""The JSON API (wsdb/web/app.py): each answer is the CLI's --json for the
+same request, bad input gets the CLI's one line with 400/422, busy gets 503."""
+import json
+
+import pytest
+
+import wsdb
+from wsdb.puzzle import format_state, random_states, wrapslide
+
+STATES = [format_state(s) for c in (2, 3, 4) for s in random_states(wrapslide(4, c), 4, seed=40 + c)]
+
+
+def cli_json(run, *args):
+    res = run(*args, "--json")
+    assert res.exit_code == 0, res.stderr
+    return [json.loads(line) for line in res.stdout.splitlines()]
+
+
+def test_page_and_its_files_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'id="grid"' in page.text
+    for name in ("app.js", "style.css", "icon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert "/api/solve" in client.get("/openapi.json").json()["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_lookup_is_the_cli_answer(client, run, db4, state):
+    got = client.post("/api/lookup", json={"state": state})
+    assert got.status_code == 200
+    assert got.json() == cli_json(run, "lookup", state, "--db", db4)[0]
+
+
+def test_solve_is_verified_optimal_where_the_tree_is_complete(client, db4):
+    for state in STATES:
+        sol = client.post("/api/solve", json={"state": state}).json()
+        exact = wsdb.lookup(state, db=db4).distance
+        played = client.post("/api/apply", json={"state": state, "moves": sol["moves"]}).json()
+        assert played["solved"] and sol["length"] == exact == sol["lower_bound"] and sol["optimal"]
+        short = client.post("/api/solve", json={"state": state, "length_only": True}).json()
+        assert short["moves"] is None and short["length"] == exact
+
+
+def test_solve_out_of_time_returns_its_best_verified_sequence_marked(client):
+    p = wrapslide(8, 4)
+    cells = random_states(p, 1, seed=9)[0]
+    sol = client.post("/api/solve", json={"state": format_state(cells), "time_limit": 0.001}).json()
+    assert sol["timed_out"] and not sol["optimal"] and sol["lower_bound"] <= sol["length"]
+    assert p.is_solved(p.apply(cells, sol["moves"]))
+
+
+def test_apply_random_info_are_the_cli_answers(client, run, db4):
+    state = STATES[0]
+    got = client.post("/api/apply", json={"state": state, "moves": ["T1", "r3", "B2"]}).json()
+    assert got == cli_json(run, "apply", state, "T1", "r3", "B2")[0]
+    assert len(got["states"]) == 4 and got["states"][0] == state and got["states"][-1] == got["result"]
+    rnd = client.get("/api/random", params={"n": 6, "c": 3, "seed": 17}).json()
+    assert rnd == cli_json(run, "random", "--n", 6, "--c", 3, "--seed", 17)[0]
+    assert client.get("/api/info").json() == cli_json(run, "info", "--db", db4)[0]
+
+
+def test_puzzle_facts_come_from_the_definition(client):
+    for n, c in ((4, 2), (4, 3), (4, 4), (6, 3), (8, 4)):
+        p = client.get("/api/puzzle", params={"n": n, "c": c}).json()
+        assert sum(p["counts"]) == n * n and len(p["counts"]) == c
+        assert len(p["moves"]) == 4 * (n - 1)
+        assert client.post("/api/apply", json={"state": p["solved"], "moves": []}).json()["solved"]
+        assert (p["hint"] is None) == (n == 4)           # the shared database holds the 4x4 trees only
+        assert p["hint"] in (None, f"wsdb build --n {n} --c {c}")
+
+
+@pytest.mark.parametrize("state", ["", "1212/3434/1243/342", "1111/1111/1111/1111", "12345/1234/1234/1234",
+                                   "1122/1122/3344/334x4", "é" * 16])
+def test_bad_state_gets_the_cli_line_and_400(client, run, db4, state):
+    res = client.post("/api/lookup", json={"state": state})
+    cli = run("lookup", state, "--db", db4)
+    assert res.status_code == 400 and cli.exit_code == 2
+    assert cli.stderr.strip() == f"wsdb: {res.json()['detail']}"
+    assert client.post("/api/solve", json={"state": state}).json() == res.json()
+
+
+def test_bad_moves_and_shapes(client):
+    res = client.post("/api/apply", json={"state": STATES[0], "moves": ["T9"]})
+    assert res.status_code == 400 and "unknown move 'T9'" in res.json()["detail"]
+    for bad in ({}, {"state": 5}, {"state": "1" * 401}, {"state": STATES[0], "method": "magic"},
+                {"state": STATES[0], "time_limit": -1}):
+        res = client.post("/api/solve", json=bad)
+        assert res.status_code == 422 and isinstance(res.json()["detail"], str)
+        assert "\n" not in res.json()["detail"]
+    res = client.post("/api/solve", json={"state": STATES[0], "time_limit": 25})
+    assert res.status_code == 400 and "cap of 20 s" in res.json()["detail"]
+    assert client.get("/api/random", params={"n": 5, "c": 2}).status_code == 400
+    assert client.get("/api/puzzle", params={"n": 4, "c": 7}).status_code == 400
+
+
+def test_busy_server_refuses_at_once(client, app):
+    with app.state.gate.slot(), app.state.gate.slot():
+        res = client.post("/api/lookup", json={"state": STATES[0]})
+        assert res.status_code == 503 and "busy" in res.json()["detail"]
+    assert client.post("/api/lookup", json={"state": STATES[0]}).status_code == 200
+
+
+def test_nothing_is_written(client, db4):
+    before = db4.read_bytes()
+    for state in STATES[:3]:
+        client.post("/api/solve", json={"state": state})
+        client.post("/api/lookup", json={"state": state + "x"})
+    assert db4.read_bytes() == before

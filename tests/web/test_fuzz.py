@@ -1,0 +1,33 @@
+"""Property-based fuzzing of the API from its own OpenAPI schema
+(schemathesis): whatever fits the schema, and much that does not, gets a
+documented status, a body that matches the schema, and never a 5xx."""
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
+                                               response_schema_conformance, status_code_conformance)
+
+from wsdb.web import create_app
+
+APP = create_app(None, max_time_limit=1, max_busy=4)
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          negative_data_rejection]
+CALLS = {"n": 0}
+
+
+@pytest.fixture(autouse=True)
+def built_database(db4):
+    APP.state.db = db4
+
+
+@schema.parametrize()
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_holds_to_its_schema(case):
+    CALLS["n"] += 1
+    case.call_and_validate(checks=CHECKS)
+
+
+def test_report_calls():
+    print(f"\nschemathesis: {CALLS['n']} API calls")

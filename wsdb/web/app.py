@@ -1,0 +1,260 @@
+"""The JSON API and the page behind ``wsdb serve``.
+
+Each endpoint answers with the fields of the matching CLI command's
+``--json`` (lookup, solve, apply, random, info) and refuses bad input with
+the CLI's one-line reason: HTTP 400 for a state or value the library
+rejects, 422 for a request of the wrong shape, 503 when the server is busy.
+Nothing here writes to the database.
+
+The thesis' player window (§5.2, Objective IX) checked no input (§6.2);
+this one checks everything before any work starts.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from contextlib import asynccontextmanager, contextmanager
+from importlib.resources import files
+from typing import Literal
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from ..db.lookup import Answer
+from ..errors import WsdbError
+from ..puzzle.replay import Replay
+from ..solver.solve import Solution
+
+STATIC = files("wsdb.web") / "static"
+MAX_STATE_CHARS = 400       # an 8x8 state with separators is 71 characters
+MAX_MOVES = 500
+DEFAULT_TIME_LIMIT = 10.0
+
+
+class Problem(BaseModel):
+    """What went wrong, in the CLI's words (one line)."""
+
+    detail: str
+
+
+class StateIn(BaseModel):
+    state: str = Field(max_length=MAX_STATE_CHARS, description="A state as the CLI reads it, e.g. 1212/3434/1243/3421.")
+
+
+class SolveIn(StateIn):
+    method: Literal["auto", "beam", "thesis", "optimal"] = "auto"
+    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="Seconds of search (capped by the server).")
+    length_only: bool = False
+
+
+class ApplyIn(StateIn):
+    moves: list[str] = Field(max_length=MAX_MOVES, description="Move names in the thesis' notation, e.g. [\"T1\", \"R3\"].")
+
+
+class RandomOut(BaseModel):
+    n: int
+    c: int
+    seed: int
+    index: int
+    state: str
+
+
+class BuildOut(BaseModel):
+    n: int
+    c: int
+    root: str
+    status: str
+    complete: bool
+    max_depth: int | None
+    height: int
+    god_number: int | None
+    classes: int
+    states: int
+    seconds: float | None
+    version: str | None
+    built_at: str | None
+    db_bytes: int | None
+    cache_bytes: int | None
+
+
+class PuzzleOut(BaseModel):
+    """What the page needs to draw and check a grid: the cells each colour
+    must fill, a solved state, the move names, and how exact answers are."""
+
+    n: int
+    c: int
+    counts: list[int] = Field(description="Cells of colour 1, 2, ... in every state.")
+    solved: str
+    moves: list[str]
+    build: BuildOut | None = Field(description="The stored tree of this grid, if any.")
+    hint: str | None = Field(description="How to make answers exact, when the database cannot.")
+
+
+ERRORS = {400: {"model": Problem, "description": "Bad input, with the CLI's one-line reason."},
+          422: {"model": Problem, "description": "A request of the wrong shape."},
+          503: {"model": Problem, "description": "The server is busy: try again shortly."}}
+
+
+class Gate:
+    """At most ``limit`` searches at once; more are refused at once rather
+    than queued, so one user cannot stall the server."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._slots = threading.BoundedSemaphore(limit)
+
+    @contextmanager
+    def slot(self):
+        if not self._slots.acquire(blocking=False):
+            raise HTTPException(503, f"the server is busy ({self.limit} searches running): try again in a moment")
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+
+def _bad(e: WsdbError) -> HTTPException:
+    return HTTPException(400, str(e))
+
+
+def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_ready=None) -> FastAPI:
+    """The web application over the database ``db`` (a path or URL, as
+    ``--db`` takes it): at most ``max_busy`` lookups and solves at once,
+    each solve at most ``max_time_limit`` seconds of search. ``on_ready()``
+    runs once the server listens."""
+    @asynccontextmanager
+    async def lifespan(app):
+        if on_ready is not None:
+            on_ready()
+        yield
+
+    app = FastAPI(title="wsdb", summary="Exact distances and solutions for Wrapslide", lifespan=lifespan,
+                  description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's `--json`.")
+    gate = app.state.gate = Gate(max_busy)
+    app.state.db = db     # read at each request, so a test can point a built app elsewhere
+
+    @app.exception_handler(RequestValidationError)
+    async def one_line(request: Request, e: RequestValidationError):
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
+
+    @app.get("/", include_in_schema=False)
+    def page():
+        return FileResponse(str(STATIC / "index.html"))
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/api/puzzle", response_model=PuzzleOut, responses=ERRORS)
+    def puzzle(n: int = Query(4, ge=2, le=64), c: int = Query(4, ge=1, le=9)):
+        """The grid n x n with c colours: colour counts, a solved state, the
+        moves, and what the database holds for it."""
+        from ..puzzle import format_state, wrapslide
+
+        try:
+            p = wrapslide(n, c)
+            build = _build(app.state.db, n, c)
+        except WsdbError as e:
+            raise _bad(e) from None
+        hint = None
+        if build is None or not build["complete"]:
+            hint = f"wsdb build --n {n} --c {c}"
+        return PuzzleOut(n=n, c=c, counts=list(p.counts), solved=format_state(p.single_root(), n),
+                         moves=list(p.move_names), build=build, hint=hint)
+
+    @app.post("/api/lookup", response_model=Answer, responses=ERRORS)
+    def lookup(req: StateIn):
+        """Exact distance and an optimal move sequence from the database
+        (`wsdb lookup STATE --json`)."""
+        from ..db.lookup import lookup as run
+
+        with gate.slot():
+            try:
+                return run(req.state, db=app.state.db).to_dict()
+            except WsdbError as e:
+                raise _bad(e) from None
+
+    @app.post("/api/solve", response_model=Solution, responses=ERRORS)
+    def solve(req: SolveIn):
+        """A verified move sequence with a proven lower bound (`wsdb solve
+        STATE --json`). A search that reaches its time limit returns its best
+        verified sequence with `timed_out` true."""
+        from ..solver.solve import solve as run
+
+        if req.time_limit > max_time_limit:
+            raise HTTPException(400, f"time limit {req.time_limit:g} s is over this server's cap of "
+                                     f"{max_time_limit:g} s")
+        with gate.slot():
+            try:
+                return run(req.state, db=app.state.db, method=req.method, time_limit=req.time_limit,
+                           length_only=req.length_only).to_dict()
+            except WsdbError as e:
+                raise _bad(e) from None
+
+    @app.post("/api/apply", response_model=Replay, responses=ERRORS)
+    def apply(req: ApplyIn):
+        """The state after each move (`wsdb apply STATE MOVES --json`)."""
+        from ..puzzle.replay import replay
+
+        try:
+            return replay(req.state, req.moves).to_dict()
+        except WsdbError as e:
+            raise _bad(e) from None
+
+    @app.get("/api/random", response_model=RandomOut, responses=ERRORS)
+    def random(n: int = Query(ge=2, le=64), c: int = Query(ge=1, le=9),
+               seed: int | None = Query(None, ge=0, lt=2**63)):
+        """A uniformly random state (`wsdb random --json`): every
+        arrangement of the colours equally likely."""
+        from ..puzzle import format_state, random_states, wrapslide
+
+        seed = secrets.randbits(32) if seed is None else seed
+        try:
+            cells = random_states(wrapslide(n, c), 1, seed)[0]
+        except WsdbError as e:
+            raise _bad(e) from None
+        return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
+
+    @app.get("/api/info", response_model=list[BuildOut], responses=ERRORS)
+    def info():
+        """Every stored build (`wsdb info --json`)."""
+        try:
+            return _builds(app.state.db)
+        except WsdbError as e:
+            raise _bad(e) from None
+
+    return app
+
+
+def _builds(db) -> list[dict]:
+    from ..db.store import Store
+    from ..stats import builds
+    from ..stats.figures import _plain
+
+    if Store.open_if_present(db) is None:   # no database yet: nothing stored, not an error
+        return []
+    return [_plain(r) for r in builds(db, root=None).to_dict("records")]
+
+
+def _build(db, n: int, c: int) -> dict | None:
+    return next((b for b in _builds(db) if b["n"] == n and b["c"] == c and b["root"] == "all"), None)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db=None, max_time_limit: float = 30.0,
+          max_busy: int = 2, on_ready=None) -> None:
+    """Serve the page and the API until interrupted (uvicorn);
+    ``on_ready()`` is called once the server listens."""
+    import socket
+
+    import uvicorn
+
+    try:   # a taken port is the usual failure: say so in one line, before uvicorn logs it
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        raise WsdbError(f"cannot listen on {host}:{port} ({e.strerror}): pick another with --port") from None
+    app = create_app(db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=on_ready)
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
