@@ -85,3 +85,18 @@ def test_bad_arguments(db4):
         wsdb.solve("1122/1122/3344/3434", db=db4, time_limit=0)
     with pytest.raises(wsdb.WsdbError, match="state 2"):
         wsdb.solve_many(["1122/1122/3344/3434", "12"], db=db4)
+
+
+@pytest.mark.parametrize("method", ["auto", "beam", "thesis"])
+def test_solved_starts_need_no_search_even_out_of_time(method):
+    """Every 2x2 state is solved (each quadrant is one cell); found by the
+    API fuzzer, where a 2x2 state with no time left reached the cell-exchange
+    fallback, which needs n >= 4."""
+    for c in (2, 3, 4):
+        p = wrapslide(2, c)
+        for cells in random_states(p, 5, seed=c):
+            sol = wsdb.solve(format_state(cells), method=method, time_limit=1e-9)
+            assert sol.length == 0 and sol.moves == [] and sol.optimal and sol.method == "solved"
+    four = wrapslide(4, 4)
+    sol = wsdb.solve(format_state(four.solved[7]), method=method, time_limit=1e-9)
+    assert sol.length == 0 and sol.optimal

@@ -107,3 +107,9 @@ def test_nothing_is_written(client, db4):
         client.post("/api/solve", json={"state": state})
         client.post("/api/lookup", json={"state": state + "x"})
     assert db4.read_bytes() == before
+
+
+def test_fuzzer_finds_stay_fixed(client):
+    """Cases schemathesis found: a 2x2 state named by letters, with no time."""
+    res = client.post("/api/solve", json={"state": "auto", "time_limit": 9.6e-119})
+    assert res.status_code == 200 and res.json()["length"] == 0
