@@ -218,10 +218,11 @@ def lookup(state, db, as_json):
 
 @main.command()
 @click.argument("state")
-@click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal"]), default="auto",
+@click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal", "meet"]), default="auto",
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "
-                   "beam. beam: wsdb's search guided by gather distances. thesis: the thesis' "
+                   "meet, then beam. meet: search forward until the partial tree is met (exact, "
+                   "and on 8x8 two colours a proven bound of 14 when not met). beam: wsdb's search guided by gather distances. thesis: the thesis' "
                    "heuristic (chapter 4). optimal: IDA*, proves optimality (6x6 up to three colours "
                    "in seconds; four colours rarely finish).")
 @click.option("--time-limit", type=float, default=None, metavar="S",

@@ -30,7 +30,8 @@ def test_beam_is_sound_and_its_bound_proven(db4, exact_distance, c):
 
 def test_partial_tree_hands_over_and_bounds(tmp_path, exact_distance):
     """With the 4x4 four-colour tree stored to depth 5 only, a deeper state
-    gets lower bound >= 6, and a beam state found in the tree is finished
+    gets lower bound >= 6 and a verified sequence (exact where meet in the
+    middle meets the tree), and a beam state found in the tree is finished
     with its stored optimal tail."""
     db = tmp_path / "partial.sqlite"
     wsdb.build(4, 2, db=db)
@@ -39,10 +40,13 @@ def test_partial_tree_hands_over_and_bounds(tmp_path, exact_distance):
     p = wrapslide(4, 4)
     deep = [x for x in random_states(p, 40, seed=3) if distance(x) > 5][:8]
     for cells in deep:
-        sol = wsdb.solve(format_state(cells), db=db)
-        assert sol.method == "beam"
-        assert 6 <= sol.lower_bound <= distance(cells) <= sol.length
-        assert p.is_solved(p.apply(cells, sol.moves))
+        for method in ("auto", "beam"):
+            sol = wsdb.solve(format_state(cells), db=db, method=method)
+            assert sol.method in ("beam", "meet in the middle", "beam (after meet in the middle)")
+            assert 6 <= sol.lower_bound <= distance(cells) <= sol.length
+            assert p.is_solved(p.apply(cells, sol.moves))
+            if sol.method == "meet in the middle":
+                assert sol.optimal and sol.length == distance(cells)
     shallow = p.apply(p.solved[0], ["T1", "L2", "B3", "R1"])   # at most 4 moves from solved
     sol = wsdb.solve(format_state(shallow), db=db)
     assert sol.method == "stored" and sol.length == distance(shallow)

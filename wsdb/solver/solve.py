@@ -4,10 +4,15 @@ chapter 4).
 
 Methods (``METHODS``; the searches are the table ``SEARCHES``):
 
-* ``auto``    the stored answer when the state's class is stored, else ``beam``.
+* ``auto``    the stored answer when the state's class is stored, else ``meet``.
 * ``beam``    wsdb's beam search guided by gather distances (:mod:`.beam`).
 * ``thesis``  the thesis' heuristic, §4.1-4.3 (:mod:`.thesis`).
 * ``optimal`` IDA* under the gather bound (:mod:`.ida`); proves optimality.
+* ``meet``    meet in the middle with the partial tree (:mod:`.meet`): exact
+  when the forward search meets the tree, else a proven bound and the beam.
+
+``auto`` runs ``meet`` on grids with a partial tree, giving it 60% of the
+time limit.
 
 Every answer is checked by applying its moves before it is returned, and
 carries a proven lower bound: the largest gather distance, and one more than
@@ -38,6 +43,12 @@ DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
 BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 8000}
 DEFAULT_WIDTH = 5000
 RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
+#: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
+#: on 8x8 two colours the forward search reaches 6 levels (a proven 14 with the default
+#: depth-7 tree, and exact answers of 13) in ~5 s; elsewhere, where the beam needs the time,
+#: a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves
+MEET_CHILDREN = {(8, 2): 8_000_000, 0: 200_000}
+MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
 
 
 @dataclass
@@ -101,6 +112,41 @@ def _thesis(p: Problem, lower: int) -> Attempt:
     return Attempt(found, "thesis", lower, timed_out, [(p.cells, [])])
 
 
+def _meet(p: Problem, lower: int, share: float = 1.0) -> Attempt:
+    """Meet in the middle with the partial tree (:mod:`.meet`): exact when
+    the forward search meets the tree; otherwise a proven bound, and the
+    beam, with the time left, for a sequence."""
+    from .meet import meet_in_the_middle
+    eg = p.guide.endgame
+    if eg is None or eg.complete:
+        return _beam(p, lower)
+    now = time.perf_counter()
+    deadline = now + share * max(p.deadline - now, 0.0)
+    found, bound, timed_out = meet_in_the_middle(p.guide, p.cells, deadline,
+                                                 MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0]))
+    lower = max(lower, bound)
+    if found is not None:
+        return Attempt(found, "meet in the middle", lower)
+    began = time.perf_counter()
+    attempt = _beam(p, lower)
+    attempt.method = "beam (after meet in the middle)"
+    width, took = p.width, time.perf_counter() - began
+    # time left: a wider beam finds shorter sequences (8x8 two colours: 21 -> 18 moves); start
+    # one only when it can finish, as a beam's time grows with its width
+    # only to shorten an answer found: on 6x6 it costs 6 s for 0.1 move, and where the beam
+    # finds none (8x8, three and four colours) the cell exchanges need the first beam's waypoints
+    while p.puzzle.n >= 8 and attempt.found is not None and attempt.found.length > lower and \
+            p.deadline - time.perf_counter() > 2 * took:
+        width *= 3
+        began = time.perf_counter()
+        wider, _ = beam_search(p.guide, p.cells, width, p.deadline)
+        took = time.perf_counter() - began
+        if wider is not None and wider.length < attempt.found.length:
+            attempt.found = wider
+    attempt.timed_out = attempt.found is None and time.perf_counter() > p.deadline
+    return attempt
+
+
 def _optimal(p: Problem, lower: int) -> Attempt:
     from .ida import ida_star
     found, lower, timed_out = ida_star(p.guide, p.cells, p.deadline, lower)
@@ -111,7 +157,8 @@ def _optimal(p: Problem, lower: int) -> Attempt:
     return Attempt(found, "beam (optimal timed out)", lower, timed_out, [(p.cells, [])])
 
 
-SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": _beam, "thesis": _thesis, "optimal": _optimal}
+SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": _beam, "thesis": _thesis, "optimal": _optimal,
+                                                          "meet": _meet}
 METHODS = ("auto", *SEARCHES)
 
 
@@ -165,8 +212,10 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
         notes = []
     elif use_stored:
         attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
+    elif method == "auto":
+        attempt = _meet(p, lower, MEET_SHARE)
     else:
-        attempt = SEARCHES["beam" if method == "auto" else method](p, lower)
+        attempt = SEARCHES[method](p, lower)
     if attempt.found is None:
         attempt = _complete_by_exchanges(p, attempt)
         notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")

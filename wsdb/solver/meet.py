@@ -1,0 +1,93 @@
+"""Meet in the middle with the stored partial tree: exact distances, or
+proven lower bounds, for states the tree does not hold.
+
+The tree of height D holds every class within D moves of solved. Search
+forward from the state's class, breadth first over classes. If level j is
+the first that meets the tree, the distance is exactly j + D: an optimal
+path of length L passes, L - D moves in, a class at distance D, so L - D
+>= j, and every class met at level j is within D of solved. If levels
+1..j are exhausted without meeting it, the distance is more than j + D:
+a lower bound no gather table gives on 8x8.
+
+Levels are expanded in chunks, each chunk looked up in the tree at once,
+so a meeting is seen as soon as it is made and the time limit is checked
+often; the last level needs no deduplication and is only streamed.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..engine.keys import member, sortable
+from .guide import Found, Guide
+
+CHUNK = 1 << 15           # frontier classes expanded per kernel call
+KEEP = 8_000_000          # children of a level worth deduplicating into a frontier: the level
+                          # after one of 8 M children costs ~20x, beyond any time limit
+
+
+def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
+                       keep_children: int = KEEP) -> tuple[Found | None, int, bool]:
+    """(exact solution or None, proven lower bound, timed out) for ``start``,
+    whose class the tree does not hold. Needs ``guide.endgame``. The last
+    level searched is the first with more than ``keep_children`` children."""
+    eg = guide.endgame
+    eng, d = eg.eng, eg.height
+    nm = eng.nmoves
+    levels = [eng.canonical(eng.encode(start[None]))]    # classes per level, in discovery order
+    parents: list[np.ndarray] = [np.zeros(1, np.int64)]  # row of each class's parent in the level before
+    seen = [np.sort(sortable(levels[0]))]                # the same levels, sorted, for deduplication
+    lower = d + 1
+    j = 0
+    while True:
+        j += 1
+        frontier = levels[-1]
+        keep = len(frontier) * nm <= keep_children         # else stream this level: the last one
+        kids_all, rows_all = [], []
+        for lo in range(0, len(frontier), CHUNK):
+            if time.perf_counter() > deadline:
+                return None, lower, True
+            kids = eng.expand(frontier[lo:lo + CHUNK])
+            hit = eng.find(eg.keys, kids)
+            if (hit >= 0).any():
+                r = int(np.flatnonzero(hit >= 0)[np.argmin(eg.depths[hit[hit >= 0]])])
+                rest = int(eg.depths[hit[r]])
+                return _path(eng, start, levels, parents, lo + r // nm, kids[r], rest), j + rest, False
+            if keep:
+                kids_all.append(kids)
+                rows_all.append(lo + np.arange(len(kids)) // nm)
+        lower = j + d + 1                                  # level j exhausted: nothing within j + D
+        if not keep:
+            return None, lower, False
+        kids = np.concatenate(kids_all)
+        view = sortable(kids)
+        uniq, first = np.unique(view, return_index=True)
+        fresh = np.ones(len(uniq), bool)
+        for old in seen[-2:]:                              # a class's neighbours lie one level either side
+            fresh &= ~member(old, uniq)[0]
+        first = first[fresh]
+        if len(first) == 0:
+            return None, lower, False
+        levels.append(kids[first])
+        parents.append(np.concatenate(rows_all)[first])
+        seen.append(uniq[fresh])
+
+
+def _path(eng, start, levels, parents, row, meet_key, rest: int) -> Found:
+    """Concrete moves from ``start`` through the chain of classes that ends
+    at ``meet_key`` (a child of ``levels[-1][row]``), as a lookup walks
+    parent pointers (thesis §4.2, Figure 4.7)."""
+    chain = [meet_key]
+    for lvl in range(len(levels) - 1, 0, -1):
+        chain.append(levels[lvl][row])
+        row = int(parents[lvl][row])
+    chain.reverse()
+    raw = eng.encode(start[None])
+    moves = []
+    for target in chain:
+        m, raw = eng.step(raw, target[None])
+        if m[0] < 0:
+            raise RuntimeError("meet in the middle: a class chain that no move follows")
+        moves.append(int(m[0]))
+    return Found(moves, eng.decode(raw)[0], rest)
