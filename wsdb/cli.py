@@ -222,9 +222,10 @@ def lookup(state, db, as_json):
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "
                    "meet, then beam. meet: search forward until the partial tree is met (exact, "
-                   "and on 8x8 two colours a proven bound of 14 when not met). beam: wsdb's search guided by gather distances. thesis: the thesis' "
-                   "heuristic (chapter 4). optimal: IDA*, proves optimality (6x6 up to three colours "
-                   "in seconds; four colours rarely finish).")
+                   "and on 8x8 two colours a proven bound of 14 when not met). beam: wsdb's "
+                   "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
+                   "optimal: IDA*, proves optimality (6x6 up to three colours in seconds; four "
+                   "colours rarely finish).")
 @click.option("--time-limit", type=float, default=None, metavar="S",
               help="Seconds per state (default 10). When it runs out the best verified sequence "
                    "found so far is printed and marked.")
@@ -343,11 +344,9 @@ def info(n, c, root, db, as_json):
     from .db.lookup import stored_levels
 
     if n is None and c is None:
-        from .stats import builds
+        from .stats import build_records
 
-        from .stats.figures import _plain
-
-        rows = [_plain(r) for r in builds(db, root=None).to_dict("records")]
+        rows = build_records(db)
         if as_json:
             click.echo(json.dumps(rows))
             return

@@ -122,29 +122,33 @@ def _meet(p: Problem, lower: int, share: float = 1.0) -> Attempt:
         return _beam(p, lower)
     now = time.perf_counter()
     deadline = now + share * max(p.deadline - now, 0.0)
-    found, bound, timed_out = meet_in_the_middle(p.guide, p.cells, deadline,
-                                                 MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0]))
+    found, bound, _ = meet_in_the_middle(p.guide, p.cells, deadline,
+                                         MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0]))
     lower = max(lower, bound)
     if found is not None:
         return Attempt(found, "meet in the middle", lower)
     began = time.perf_counter()
     attempt = _beam(p, lower)
     attempt.method = "beam (after meet in the middle)"
-    width, took = p.width, time.perf_counter() - began
-    # time left: a wider beam finds shorter sequences (8x8 two colours: 21 -> 18 moves); start
-    # one only when it can finish, as a beam's time grows with its width
-    # only to shorten an answer found: on 6x6 it costs 6 s for 0.1 move, and where the beam
-    # finds none (8x8, three and four colours) the cell exchanges need the first beam's waypoints
-    while p.puzzle.n >= 8 and attempt.found is not None and attempt.found.length > lower and \
-            p.deadline - time.perf_counter() > 2 * took:
+    if p.puzzle.n >= 8 and attempt.found is not None:
+        _widen(p, attempt, time.perf_counter() - began)
+    return attempt
+
+
+def _widen(p: Problem, attempt: Attempt, took: float) -> None:
+    """With time left, beams 3, 9, ... times wider, keeping the shortest
+    answer (8x8 two colours: 21 -> 18 moves). Each starts only when it can
+    finish (a beam's time grows with its width). Not on 6x6 (6 s for 0.1
+    move), nor without a first answer: the cell exchanges then need the
+    first beam's waypoints."""
+    width = p.width
+    while attempt.found.length > attempt.lower and p.deadline - time.perf_counter() > 2 * took:
         width *= 3
         began = time.perf_counter()
         wider, _ = beam_search(p.guide, p.cells, width, p.deadline)
         took = time.perf_counter() - began
         if wider is not None and wider.length < attempt.found.length:
             attempt.found = wider
-    attempt.timed_out = attempt.found is None and time.perf_counter() > p.deadline
-    return attempt
 
 
 def _optimal(p: Problem, lower: int) -> Attempt:
@@ -203,19 +207,15 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
 def _solve(p: Problem, method: str, length_only: bool) -> Solution:
     stored, lower = _stored_and_bound(p)
     notes = []
-    use_stored = stored >= 0 and method == "auto"
-    if not p.guide.has_table and p.puzzle.n in (4, 6) and not use_stored:   # a stored answer needs no guide
-        notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
-                     f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
     if p.puzzle.is_solved(p.cells):   # no search: some (every 2x2 state) start solved
         attempt = Attempt(Found([], p.cells.copy(), 0), "solved", 0)
-        notes = []
-    elif use_stored:
+    elif stored >= 0 and method == "auto":
         attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
-    elif method == "auto":
-        attempt = _meet(p, lower, MEET_SHARE)
-    else:
-        attempt = SEARCHES[method](p, lower)
+    else:   # a search: its guide matters
+        if not p.guide.has_table and p.puzzle.n in (4, 6):
+            notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
+                         f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
+        attempt = _meet(p, lower, MEET_SHARE) if method == "auto" else SEARCHES[method](p, lower)
     if attempt.found is None:
         attempt = _complete_by_exchanges(p, attempt)
         notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")

@@ -152,6 +152,12 @@ def _nullable(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def build_records(db=None) -> list[dict]:
+    """:func:`builds` of every root as plain dicts: what ``wsdb info
+    --json`` prints and ``GET /api/info`` answers."""
+    return [_plain(r) for r in builds(db, root=None).to_dict("records")]
+
+
 def _plain(row: dict) -> dict:
     """numpy and pandas scalars as plain Python values (for JSON)."""
     out = {}

@@ -116,10 +116,6 @@ class Gate:
             self._slots.release()
 
 
-def _bad(e: WsdbError) -> HTTPException:
-    return HTTPException(400, str(e))
-
-
 def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_ready=None) -> FastAPI:
     """The web application over the database ``db`` (a path or URL, as
     ``--db`` takes it): at most ``max_busy`` lookups and solves at once,
@@ -135,6 +131,10 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
                   description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's `--json`.")
     gate = app.state.gate = Gate(max_busy)
     app.state.db = db     # read at each request, so a test can point a built app elsewhere
+
+    @app.exception_handler(WsdbError)
+    async def bad_input(request: Request, e: WsdbError):   # the CLI's one line, as HTTP 400
+        return JSONResponse({"detail": str(e)}, status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def one_line(request: Request, e: RequestValidationError):
@@ -154,11 +154,8 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         moves, and what the database holds for it."""
         from ..puzzle import format_state, wrapslide
 
-        try:
-            p = wrapslide(n, c)
-            build = _build(app.state.db, n, c)
-        except WsdbError as e:
-            raise _bad(e) from None
+        p = wrapslide(n, c)
+        build = _build(app.state.db, n, c)
         hint = None
         if build is None or not build["complete"]:
             hint = f"wsdb build --n {n} --c {c}"
@@ -172,10 +169,7 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         from ..db.lookup import lookup as run
 
         with gate.slot():
-            try:
-                return run(req.state, db=app.state.db).to_dict()
-            except WsdbError as e:
-                raise _bad(e) from None
+            return run(req.state, db=app.state.db).to_dict()
 
     @app.post("/api/solve", response_model=Solution, responses=ERRORS)
     def solve(req: SolveIn):
@@ -188,21 +182,15 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
             raise HTTPException(400, f"time limit {req.time_limit:g} s is over this server's cap of "
                                      f"{max_time_limit:g} s")
         with gate.slot():
-            try:
-                return run(req.state, db=app.state.db, method=req.method, time_limit=req.time_limit,
-                           length_only=req.length_only).to_dict()
-            except WsdbError as e:
-                raise _bad(e) from None
+            return run(req.state, db=app.state.db, method=req.method, time_limit=req.time_limit,
+                       length_only=req.length_only).to_dict()
 
     @app.post("/api/apply", response_model=Replay, responses=ERRORS)
     def apply(req: ApplyIn):
         """The state after each move (`wsdb apply STATE MOVES --json`)."""
         from ..puzzle.replay import replay
 
-        try:
-            return replay(req.state, req.moves).to_dict()
-        except WsdbError as e:
-            raise _bad(e) from None
+        return replay(req.state, req.moves).to_dict()
 
     @app.get("/api/random", response_model=RandomOut, responses=ERRORS)
     def random(n: int = Query(ge=2, le=64), c: int = Query(ge=1, le=9),
@@ -212,31 +200,24 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         from ..puzzle import format_state, random_states, wrapslide
 
         seed = secrets.randbits(32) if seed is None else seed
-        try:
-            cells = random_states(wrapslide(n, c), 1, seed)[0]
-        except WsdbError as e:
-            raise _bad(e) from None
+        cells = random_states(wrapslide(n, c), 1, seed)[0]
         return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
 
     @app.get("/api/info", response_model=list[BuildOut], responses=ERRORS)
     def info():
         """Every stored build (`wsdb info --json`)."""
-        try:
-            return _builds(app.state.db)
-        except WsdbError as e:
-            raise _bad(e) from None
+        return _builds(app.state.db)
 
     return app
 
 
 def _builds(db) -> list[dict]:
     from ..db.store import Store
-    from ..stats import builds
-    from ..stats.figures import _plain
+    from ..stats import build_records
 
     if Store.open_if_present(db) is None:   # no database yet: nothing stored, not an error
         return []
-    return [_plain(r) for r in builds(db, root=None).to_dict("records")]
+    return build_records(db)
 
 
 def _build(db, n: int, c: int) -> dict | None:

@@ -40,6 +40,7 @@ const parseText = (text) => text.split("/").join("").split("").map(Number);
 const formatCells = (cells, n) =>
   Array.from({ length: n }, (_, r) => cells.slice(r * n, r * n + n).join("")).join("/");
 const stateText = () => formatCells(S.cells, S.n);
+const shownCells = () => (S.frames ? S.frames[S.pos] : S.cells);   // a replay shows its frame
 
 function showError(text) {
   const m = $("message");
@@ -145,7 +146,7 @@ function edited() {
 
 function paint(i, k) {
   if (S.animating) return;
-  if (S.frames) S.cells = S.frames[S.pos].slice();   // paint on what is shown
+  if (S.frames) S.cells = shownCells().slice();   // paint on what is shown
   if (S.cells[i] === k && !S.frames) return;
   S.cells[i] = k;
   edited();
@@ -166,7 +167,7 @@ function setupPainting() {
     S.painting = true;
     S.cursor = i;
     paint(i, S.colour);
-    drawCells(S.frames ? S.frames[S.pos] : S.cells);
+    drawCells(shownCells());
   });
   grid.addEventListener("pointermove", (e) => {
     if (!S.painting) return;
@@ -174,8 +175,8 @@ function setupPainting() {
     if (i !== null) { S.cursor = i; paint(i, S.colour); }
   });
   window.addEventListener("pointerup", () => { S.painting = false; });
-  grid.addEventListener("focus", () => drawCells(S.frames ? S.frames[S.pos] : S.cells));
-  grid.addEventListener("blur", () => drawCells(S.frames ? S.frames[S.pos] : S.cells));
+  grid.addEventListener("focus", () => drawCells(shownCells()));
+  grid.addEventListener("blur", () => drawCells(shownCells()));
   grid.addEventListener("keydown", (e) => {
     const n = S.n;
     let r = Math.floor(S.cursor / n), j = S.cursor % n;
@@ -183,7 +184,7 @@ function setupPainting() {
     if (moves[e.key]) {
       r = (r + moves[e.key][0] + n) % n; j = (j + moves[e.key][1] + n) % n;
       S.cursor = r * n + j;
-      drawCells(S.frames ? S.frames[S.pos] : S.cells);
+      drawCells(shownCells());
     } else if (/^[1-4]$/.test(e.key) && Number(e.key) <= S.c) {
       S.colour = Number(e.key);
       paint(S.cursor, S.colour);
@@ -289,7 +290,7 @@ async function solve() {
   showError("");
   if (!checkCounts()) { showError("Finish painting first: the colour counts do not fit yet."); return; }
   const lengthOnly = document.querySelector('input[name="answer"]:checked').value === "length";
-  const start = S.frames ? S.frames[S.pos].slice() : S.cells.slice();
+  const start = shownCells().slice();
   if (S.frames) { S.cells = start; edited(); }
   const text = formatCells(start, S.n);
   $("solve").disabled = true;
@@ -437,7 +438,7 @@ function init() {
   $("load").addEventListener("click", () => loadText($("state-text").value));
   $("state-text").addEventListener("keydown", (e) => { if (e.key === "Enter") loadText($("state-text").value); });
   $("copy").addEventListener("click", async () => {
-    const text = S.frames ? formatCells(S.frames[S.pos], S.n) : stateText();
+    const text = formatCells(shownCells(), S.n);
     $("state-text").value = text;
     try { await navigator.clipboard.writeText(text); $("copy").textContent = "Copied"; }
     catch (e) { $("state-text").select(); $("copy").textContent = "Press Ctrl-C"; }
