@@ -218,11 +218,13 @@ def lookup(state, db, as_json):
 
 @main.command()
 @click.argument("state")
-@click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal", "meet"]), default="auto",
+@click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal", "meet", "phases"]), default="auto",
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "
-                   "meet, then beam. meet: search forward until the partial tree is met (exact, "
-                   "and on 8x8 two colours a proven bound of 14 when not met). beam: wsdb's "
+                   "meet, then beam (8x8 three and four colours: phases). meet: search forward "
+                   "until the partial tree is met (exact, and on 8x8 two colours a proven bound "
+                   "of 14 when not met). phases: gather one colour, then two, then all, each in "
+                   "its coarser grid with its own tree (needs those trees built). beam: wsdb's "
                    "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
                    "optimal: IDA*, proves optimality (6x6 up to three colours in seconds; four "
                    "colours rarely finish).")

@@ -1,16 +1,22 @@
 """The search kernels (wsdb/solver/kernels.py) against plain numpy."""
 import numpy as np
+import pytest
 
 from wsdb.puzzle import random_states, wrapslide
-from wsdb.solver.guide import guide_for
+from wsdb.solver.guide import guide_for, quadrant_goals
 from wsdb.solver.kernels import gather_bounds, make_children, misfit, score_children
 
 
-def test_misfit_is_zero_exactly_on_solved_states():
-    p = wrapslide(6, 3)
-    cells = np.concatenate([random_states(p, 200, seed=2), p.solved,
+@pytest.mark.parametrize("n,c", [(6, 3), (8, 2), (8, 3), (8, 4)])
+def test_misfit_is_the_fewest_cells_to_repaint_into_a_solved_state(n, c):
+    p = wrapslide(n, c)
+    goals = quadrant_goals(p)
+    cells = np.concatenate([random_states(p, 100, seed=2), p.solved,
                             [p.apply(s, [m]) for s in p.solved[:2] for m in range(len(p.moves))]])
-    assert [misfit(x, 6, 3) == 0 for x in cells] == [p.is_solved(x) for x in cells]
+    for x in cells:
+        hamming = int((p.solved != x).sum(axis=1).min())   # brute force over every solved state
+        assert misfit(x, n, goals) == hamming
+        assert (hamming == 0) == p.is_solved(x)
 
 
 def test_make_children_applies_the_named_moves():

@@ -44,6 +44,14 @@ class Guide:
         return int(gather_bounds(cells, t.gcols, t.table, t.binom)[0])
 
 
+def quadrant_goals(puzzle: Puzzle) -> np.ndarray:
+    """(G, 4): the colour of each quadrant (top-left, top-right, bottom-left,
+    bottom-right) in each solved state."""
+    n, h = puzzle.n, puzzle.n // 2
+    corners = [0, h, h * n, h * n + h]
+    return np.ascontiguousarray(puzzle.solved[:, corners])
+
+
 def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
     """Gather table, stored tree and move tables of one grid (tables are
     derived from ``store`` where it has them; searches work without)."""
@@ -55,7 +63,8 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         n=n, c=puzzle.c, gcols=gather_colours(puzzle.counts, q),
         table=table if table is not None else np.zeros(0, np.uint8),
         binom=binomials_for(n),
-        zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64))
+        zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64),
+        goals=quadrant_goals(puzzle))
     # compile (or load) the search kernels now, before any time limit starts
     solved = np.ascontiguousarray(puzzle.solved[:1])
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables)

@@ -10,9 +10,12 @@ Methods (``METHODS``; the searches are the table ``SEARCHES``):
 * ``optimal`` IDA* under the gather bound (:mod:`.ida`); proves optimality.
 * ``meet``    meet in the middle with the partial tree (:mod:`.meet`): exact
   when the forward search meets the tree, else a proven bound and the beam.
+* ``phases``  three and four colours through coarser colourings, each
+  phase solved in its own grid with its own tree (:mod:`.phases`).
 
 ``auto`` runs ``meet`` on grids with a partial tree, giving it 60% of the
-time limit.
+time limit; on 8x8 with three or four colours the phases, not the beam,
+then use the time left.
 
 Every answer is checked by applying its moves before it is returned, and
 carries a proven lower bound: the largest gather distance, and one more than
@@ -32,7 +35,7 @@ import numpy as np
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..errors import WsdbError
-from ..puzzle import Puzzle, format_state, parse_states
+from ..puzzle import Puzzle, format_state, parse_states, wrapslide
 from ..puzzle.moves import simplify
 from . import exchange
 from .beam import beam_search
@@ -48,6 +51,7 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 #: depth-7 tree, and exact answers of 13) in ~5 s; elsewhere, where the beam needs the time,
 #: a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves
 MEET_CHILDREN = {(8, 2): 8_000_000, 0: 200_000}
+FINISH_SECONDS = 1.0        # phases stop this early: cell exchanges may still have to finish
 MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
 
 
@@ -81,6 +85,7 @@ class Problem:
     guide: Guide
     deadline: float             # when the search must stop (perf_counter)
     started: float              # when work on this state began
+    coarse: Callable[[int], Guide] | None = None   # the guide of the k-colour grid, for phases
 
     @property
     def width(self) -> int:
@@ -112,10 +117,11 @@ def _thesis(p: Problem, lower: int) -> Attempt:
     return Attempt(found, "thesis", lower, timed_out, [(p.cells, [])])
 
 
-def _meet(p: Problem, lower: int, share: float = 1.0) -> Attempt:
+def _meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) -> Attempt:
     """Meet in the middle with the partial tree (:mod:`.meet`): exact when
     the forward search meets the tree; otherwise a proven bound, and the
-    beam, with the time left, for a sequence."""
+    beam (or, with ``phases`` where they serve, the phases), with the time
+    left, for a sequence."""
     from .meet import meet_in_the_middle
     eg = p.guide.endgame
     if eg is None or eg.complete:
@@ -127,6 +133,10 @@ def _meet(p: Problem, lower: int, share: float = 1.0) -> Attempt:
     lower = max(lower, bound)
     if found is not None:
         return Attempt(found, "meet in the middle", lower)
+    if phases and _uses_phases(p.puzzle, p.store, "auto"):
+        attempt = _phases(p, lower)
+        attempt.method = "phases (after meet in the middle)"
+        return attempt
     began = time.perf_counter()
     attempt = _beam(p, lower)
     attempt.method = "beam (after meet in the middle)"
@@ -161,8 +171,36 @@ def _optimal(p: Problem, lower: int) -> Attempt:
     return Attempt(found, "beam (optimal timed out)", lower, timed_out, [(p.cells, [])])
 
 
+def _phases(p: Problem, lower: int) -> Attempt:
+    """8x8 three and four colours through coarser colourings (:mod:`.phases`).
+    While time is left, other colours gather first (each small colour in
+    turn); the shortest whole way is kept. When no run finishes, the cell
+    exchanges complete the run that got furthest."""
+    from .phases import run_phases
+    if p.coarse is None or not _uses_phases(p.puzzle, p.store, "phases"):
+        return _beam(p, lower)
+    c = p.puzzle.c
+    best, furthest, took = None, None, 0.0
+    for first in range(c - 1):   # colour `first` gathers first: swap it with colour 0
+        if p.deadline - time.perf_counter() < 1.5 * took:
+            break
+        order = np.arange(c, dtype=np.uint8)
+        order[[0, first]] = order[[first, 0]]
+        began = time.perf_counter()
+        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - FINISH_SECONDS, order)
+        took = max(took, time.perf_counter() - began)
+        if chain.found is not None and (best is None or chain.found.length < best.length):
+            best = chain.found
+        if furthest is None or chain.phases_done > furthest.phases_done:
+            furthest = chain
+    if best is not None:
+        return Attempt(best, "phases", lower)
+    start = [(p.cells, [])] if furthest is None else furthest.reached
+    return Attempt(None, "phases", lower, time.perf_counter() > p.deadline, start)
+
+
 SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": _beam, "thesis": _thesis, "optimal": _optimal,
-                                                          "meet": _meet}
+                                                          "meet": _meet, "phases": _phases}
 METHODS = ("auto", *SEARCHES)
 
 
@@ -194,14 +232,32 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
 
 def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solution]:
     guides: dict[tuple[int, int], Guide] = {}
+
+    def guide(n: int, c: int) -> Guide:   # tables load once per grid, not per state
+        if (n, c) not in guides:
+            guides[n, c] = guide_for(wrapslide(n, c), store)
+        return guides[n, c]
+
     for puzzle, cells in parsed:
         started = time.perf_counter()
-        if (puzzle.n, puzzle.c) not in guides:   # tables load once per grid, not per state
-            guides[puzzle.n, puzzle.c] = guide_for(puzzle, store)
+        n = puzzle.n
+        if _uses_phases(puzzle, store, method):
+            for k in range(2, puzzle.c):
+                guide(n, k)
         # the limit is for searching: a first use may spend long deriving tables
         deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
-        problem = Problem(puzzle, cells, store, guides[puzzle.n, puzzle.c], deadline, started)
+        problem = Problem(puzzle, cells, store, guide(n, puzzle.c), deadline, started,
+                          lambda k, n=n: guide(n, k))
         yield _solve(problem, method, length_only)
+
+
+def _uses_phases(puzzle: Puzzle, store: Store | None, method: str) -> bool:
+    """Phases need three or four colours and the trees of the coarser grids;
+    ``auto`` runs them on 8x8 only (on 6x6 the gather tables guide the beam
+    to shorter answers)."""
+    wanted = method == "phases" or (method == "auto" and puzzle.n >= 8)
+    return (wanted and puzzle.c >= 3 and store is not None
+            and all(store.finished_build(puzzle.n, k) is not None for k in range(2, puzzle.c + 1)))
 
 
 def _solve(p: Problem, method: str, length_only: bool) -> Solution:
@@ -215,7 +271,7 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
         if not p.guide.has_table and p.puzzle.n in (4, 6):
             notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
                          f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
-        attempt = _meet(p, lower, MEET_SHARE) if method == "auto" else SEARCHES[method](p, lower)
+        attempt = _meet(p, lower, MEET_SHARE, phases=True) if method == "auto" else SEARCHES[method](p, lower)
     if attempt.found is None:
         attempt = _complete_by_exchanges(p, attempt)
         notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")

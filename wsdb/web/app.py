@@ -45,7 +45,7 @@ class StateIn(BaseModel):
 
 
 class SolveIn(StateIn):
-    method: Literal["auto", "beam", "thesis", "optimal", "meet"] = "auto"
+    method: Literal["auto", "beam", "thesis", "optimal", "meet", "phases"] = "auto"
     time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="Seconds of search (capped by the server).")
     length_only: bool = False
 

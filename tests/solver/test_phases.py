@@ -1,0 +1,91 @@
+"""Phases through coarser colourings (wsdb/solver/phases.py): coarsening
+keeps the grid a Wrapslide grid, every answer solves its state and is never
+shorter than the exact distance (complete 4x4 trees), on complete and on
+shallow partial trees (so the beam, meet in the middle and the exchange
+fallback all run)."""
+import time
+
+import numpy as np
+import pytest
+
+import wsdb
+from wsdb.db.store import Store
+from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver.guide import guide_for
+from wsdb.solver.phases import coarsen, relabel_back, run_phases
+
+
+@pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
+def test_coarsening_gives_the_coarser_grids_counts_and_solved_states(n, c):
+    fine = wrapslide(n, c)
+    for k in range(2, c):
+        coarse = wrapslide(n, k)
+        for cells in random_states(fine, 20, seed=k):
+            counts = np.bincount(coarsen(cells, k), minlength=k)
+            assert tuple(counts) == tuple(coarse.counts)
+        # a solved fine state is solved coarse: the phases can only move forward
+        for solved in fine.solved:
+            assert coarse.is_solved(coarsen(solved, k))
+
+
+def test_relabel_back_undoes_a_colour_permutation():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        order = rng.permutation(4).astype(np.uint8)
+        cells = rng.integers(0, 4, 64).astype(np.uint8)
+        assert (relabel_back(order[cells], order) == cells).all()
+
+
+def _partial_db(tmp_path, depth):
+    db = tmp_path / f"phases{depth}.sqlite"
+    for c in (2, 3, 4):
+        wsdb.build(4, c, db=db, max_depth=depth)
+    return db
+
+
+@pytest.mark.parametrize("depth", [None, 2])
+def test_every_answer_solves_and_is_never_below_the_exact_distance(tmp_path, db4, exact_distance, depth):
+    db = db4 if depth is None else _partial_db(tmp_path, depth)
+    store = Store.open(db)
+    for c in (3, 4):
+        p = wrapslide(4, c)
+        guides = {k: guide_for(wrapslide(4, k), store) for k in range(2, c + 1)}
+        distance = exact_distance(c)
+        finished = 0
+        for first, cells in enumerate(random_states(p, 12, seed=40 + c)):
+            order = np.arange(c, dtype=np.uint8)
+            order[[0, first % (c - 1)]] = order[[first % (c - 1), 0]]
+            chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order)
+            if chain.found is None:     # a phase failed: where it got to is real
+                assert chain.reached
+                for state, path in chain.reached:
+                    assert (p.apply(cells, [p.move_names[m] for m in path]) == state).all()
+                continue
+            finished += 1
+            found = chain.found
+            tail = []
+            if found.rest:
+                tail = wsdb.lookup(format_state(found.meet, 4), db=db).moves
+                assert len(tail) == found.rest
+            whole = [p.move_names[m] for m in found.path] + tail
+            assert p.is_solved(p.apply(cells, whole))
+            assert len(whole) == found.length >= distance(cells)
+        assert finished >= 6
+
+
+def test_solve_with_phases_answers_every_state(tmp_path, exact_distance):
+    db = _partial_db(tmp_path, 2)
+    p = wrapslide(4, 4)
+    cells = random_states(p, 8, seed=9)
+    states = [format_state(x, 4) for x in cells]
+    for x, sol in zip(cells, wsdb.solve_many(states, db=db, method="phases", time_limit=5)):
+        assert p.is_solved(p.apply(x, sol.moves))
+        assert sol.lower_bound <= exact_distance(4)(x) <= sol.length
+        assert sol.method.startswith("phases")
+
+
+def test_phases_need_the_coarser_trees(tmp_path):
+    db = tmp_path / "only4.sqlite"
+    wsdb.build(4, 4, db=db, max_depth=3)
+    sol = wsdb.solve("1234/3412/2143/4321", db=db, method="phases", time_limit=5)
+    assert sol.method.startswith("beam")   # no 4x4 two- and three-colour trees: the beam instead
