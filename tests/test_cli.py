@@ -153,3 +153,11 @@ def test_executable_lookup_writes_everything_before_its_fast_exit(db4):
     bad = subprocess.run([sys.executable, "-m", "wsdb", "lookup", "1212/3434", "--db", str(db4)],
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and bad.stderr.startswith("wsdb: ") and len(bad.stderr.splitlines()) == 1
+
+
+def test_solve_offers_every_method_of_the_library():
+    from wsdb.cli import solve
+    from wsdb.solver.solve import METHODS
+
+    method = next(p for p in solve.params if p.name == "method")
+    assert tuple(method.type.choices) == METHODS

@@ -218,6 +218,8 @@ def lookup(state, db, as_json):
 
 @main.command()
 @click.argument("state")
+# spelled out, not wsdb.solver.solve.METHODS: importing the solver here would load
+# SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
 @click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal", "meet", "phases"]), default="auto",
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "

@@ -34,6 +34,7 @@ import numpy as np
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..puzzle import Puzzle
+from ..puzzle.moves import index, permutation_of
 from .beam import beam_search
 from .guide import Found, Guide
 from .kernels import misfit
@@ -80,19 +81,14 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
         found, stuck = _phase(guide, coarsen(x, k), phase_deadline)
         if found is None:
-            reached = [(relabel_back(x, relabel), path)]
-            for moves in stuck:
-                y = x
-                for m in moves:
-                    y = y[puzzle.moves[m]]
-                reached.append((relabel_back(y, relabel), path + moves))
+            reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), path + moves)
+                       for moves in [[], *stuck]]
             return Chain(None, k - 2, reached)
         if k == c:
             meet = None if found.meet is None else relabel_back(found.meet, relabel)
             return Chain(Found(path + found.path, meet, found.rest), k - 1, [])
         seg = found.path + _tree_moves(store, guide.puzzle, found)
-        for m in seg:
-            x = x[puzzle.moves[m]]
+        x = x[permutation_of(puzzle.moves, seg)]
         path += seg
     raise AssertionError("unreachable: the last phase returns")
 
@@ -113,7 +109,8 @@ def _phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | No
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]
     ranked = np.argsort(score, kind="stable")
-    for i in ranked[:MEET_TRIES] if guide.endgame is not None else []:
+    tries = ranked[:MEET_TRIES] if guide.endgame is not None else []
+    for i in tries:
         now = time.perf_counter()
         if now > deadline:
             break
@@ -128,7 +125,5 @@ def _tree_moves(store: Store, puzzle: Puzzle, found: Found) -> list[int]:
     """The stored optimal moves from ``found.meet`` to solved, as indices."""
     if not found.rest:
         return []
-    names = lookup_grid(store, puzzle, found.meet[None])[0].moves
-    index = {name: i for i, name in enumerate(puzzle.move_names)}
-    return [index[name] for name in names]
+    return [index(puzzle.n, name) for name in lookup_grid(store, puzzle, found.meet[None])[0].moves]
 

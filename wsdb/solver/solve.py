@@ -51,6 +51,8 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 #: depth-7 tree, and exact answers of 13) in ~5 s; elsewhere, where the beam needs the time,
 #: a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves
 MEET_CHILDREN = {(8, 2): 8_000_000, 0: 200_000}
+PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
+                            # guide the beam to shorter answers)
 FINISH_SECONDS = 1.0        # phases stop this early: cell exchanges may still have to finish
 MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
 
@@ -85,7 +87,8 @@ class Problem:
     guide: Guide
     deadline: float             # when the search must stop (perf_counter)
     started: float              # when work on this state began
-    coarse: Callable[[int], Guide] | None = None   # the guide of the k-colour grid, for phases
+    #: the guide of the k-colour grid, for phases; None where the coarser trees are missing
+    coarse: Callable[[int], Guide] | None = None
 
     @property
     def width(self) -> int:
@@ -133,7 +136,7 @@ def _meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) -> A
     lower = max(lower, bound)
     if found is not None:
         return Attempt(found, "meet in the middle", lower)
-    if phases and _uses_phases(p.puzzle, p.store, "auto"):
+    if phases and p.coarse is not None and p.puzzle.n >= PHASES_FROM:
         attempt = _phases(p, lower)
         attempt.method = "phases (after meet in the middle)"
         return attempt
@@ -177,7 +180,7 @@ def _phases(p: Problem, lower: int) -> Attempt:
     turn); the shortest whole way is kept. When no run finishes, the cell
     exchanges complete the run that got furthest."""
     from .phases import run_phases
-    if p.coarse is None or not _uses_phases(p.puzzle, p.store, "phases"):
+    if p.coarse is None:
         return _beam(p, lower)
     c = p.puzzle.c
     best, furthest, took = None, None, 0.0
@@ -238,25 +241,26 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
             guides[n, c] = guide_for(wrapslide(n, c), store)
         return guides[n, c]
 
+    phased: dict[tuple[int, int], bool] = {}
     for puzzle, cells in parsed:
         started = time.perf_counter()
-        n = puzzle.n
-        if _uses_phases(puzzle, store, method):
-            for k in range(2, puzzle.c):
-                guide(n, k)
+        n, c = puzzle.n, puzzle.c
+        if (n, c) not in phased:
+            phased[n, c] = _has_coarse_trees(puzzle, store)
+            if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
+                for k in range(2, c):   # load before any time limit starts
+                    guide(n, k)
         # the limit is for searching: a first use may spend long deriving tables
         deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
-        problem = Problem(puzzle, cells, store, guide(n, puzzle.c), deadline, started,
-                          lambda k, n=n: guide(n, k))
+        coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
+        problem = Problem(puzzle, cells, store, guide(n, c), deadline, started, coarse)
         yield _solve(problem, method, length_only)
 
 
-def _uses_phases(puzzle: Puzzle, store: Store | None, method: str) -> bool:
-    """Phases need three or four colours and the trees of the coarser grids;
-    ``auto`` runs them on 8x8 only (on 6x6 the gather tables guide the beam
-    to shorter answers)."""
-    wanted = method == "phases" or (method == "auto" and puzzle.n >= 8)
-    return (wanted and puzzle.c >= 3 and store is not None
+def _has_coarse_trees(puzzle: Puzzle, store: Store | None) -> bool:
+    """Phases need three or four colours and the trees of their grids, the
+    coarser ones and the grid's own."""
+    return (puzzle.c >= 3 and store is not None
             and all(store.finished_build(puzzle.n, k) is not None for k in range(2, puzzle.c + 1)))
 
 

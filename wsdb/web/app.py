@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from ..db.lookup import Answer
 from ..errors import WsdbError
 from ..puzzle.replay import Replay
-from ..solver.solve import Solution
+from ..solver.solve import METHODS, Solution
 
 STATIC = files("wsdb.web") / "static"
 MAX_STATE_CHARS = 400       # an 8x8 state with separators is 71 characters
@@ -45,7 +45,7 @@ class StateIn(BaseModel):
 
 
 class SolveIn(StateIn):
-    method: Literal["auto", "beam", "thesis", "optimal", "meet", "phases"] = "auto"
+    method: Literal[METHODS] = "auto"
     time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="Seconds of search (capped by the server).")
     length_only: bool = False
 
