@@ -228,8 +228,8 @@ def lookup(state, db, as_json):
                    "of 14 when not met). phases: gather one colour, then two, then all, each in "
                    "its coarser grid with its own tree (needs those trees built). beam: wsdb's "
                    "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
-                   "optimal: IDA*, proves optimality (6x6 up to three colours in seconds; four "
-                   "colours rarely finish).")
+                   "optimal: IDA*, handing over to a partial tree where there is one; proves "
+                   "optimality (6x6 three colours in seconds to a minute; four colours rarely finish).")
 @click.option("--time-limit", type=float, default=None, metavar="S",
               help="Seconds per state (default 10). When it runs out the best verified sequence "
                    "found so far is printed and marked.")

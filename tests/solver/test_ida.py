@@ -1,8 +1,14 @@
-"""IDA* (wsdb/solver/ida.py): its lengths are the true distances."""
+"""IDA* (wsdb/solver/ida.py), plain and handing over to a partial tree:
+its lengths are the true distances, its bounds never above them."""
+import time
+
 import pytest
 
 import wsdb
+from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver.guide import guide_for
+from wsdb.solver.ida import ida_to_tree
 
 
 @pytest.mark.parametrize("c", [2, 3, 4])
@@ -31,3 +37,35 @@ def test_ida_star_on_6x6_two_colours_equals_the_database(tmp_path):
         text = format_state(cells)
         sol = wsdb.solve(text, db=db, method="optimal")
         assert sol.length == wsdb.lookup(text, db=db).distance and sol.optimal
+
+
+@pytest.mark.parametrize("c,depth", [(3, 4), (4, 5)])
+def test_ida_to_a_partial_tree_finds_the_brute_force_distance(tmp_path, exact_distance, c, depth):
+    # the gather table comes from the complete two-colour tree in the same database
+    db = tmp_path / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, c, db=db, max_depth=depth)
+    distance = exact_distance(c)
+    p = wrapslide(4, c)
+    deep = [x for x in random_states(p, 80, seed=10 + c) if distance(x) > depth + 1][:10]
+    assert deep
+    for cells in deep:
+        sol = wsdb.solve(format_state(cells), db=db, method="optimal")
+        assert sol.method == "optimal" and sol.optimal
+        assert sol.length == sol.lower_bound == distance(cells)
+        assert p.is_solved(p.apply(cells, sol.moves))
+
+
+def test_ida_to_a_partial_tree_out_of_time_keeps_a_proven_bound(tmp_path, exact_distance):
+    db = tmp_path / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=3)
+    guide = guide_for(wrapslide(4, 4), Store.open(db))
+    distance = exact_distance(4)
+    for cells in random_states(wrapslide(4, 4), 20, seed=9):
+        if distance(cells) <= 3:
+            continue
+        found, bound, timed_out = ida_to_tree(guide, cells, time.perf_counter() - 1, 1)
+        assert found is None and timed_out and 4 <= bound <= distance(cells)
+        found, bound, timed_out = ida_to_tree(guide, cells, time.perf_counter() + 60, 1)
+        assert not timed_out and found.length == bound == distance(cells)

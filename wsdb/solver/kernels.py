@@ -206,3 +206,49 @@ def bounded_dfs(start, st, bound, budget, path):
         if nodes > budget:
             return -2, nodes, nxt
     return -1, nodes, nxt
+
+
+@njit(cache=True)
+def horizon_dfs(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_paths, budget):
+    """IDA* up to a horizon, resumable: depth-first search from ``stack[0]``
+    under ``moves made + largest gather distance <= bound``, writing the
+    states reached at depth ``horizon`` (and their moves) into ``leaves``
+    and ``leaf_paths`` for the caller to look up in a stored tree of height
+    ``bound - horizon``. Returns (leaves written, depth to resume from (-1:
+    done), nodes, smallest f cut) when done, when ``leaves`` is full or
+    after ``budget`` nodes; ``stack``, ``nextm`` and ``path`` carry the
+    search between calls."""
+    ncells, nm = stack.shape[1], st.moves.shape[0]
+    first = st.blocked.shape[0] - 1
+    count, nodes = 0, 0
+    nxt = 1 << 30
+    while depth >= 0 and nodes < budget:
+        m = nextm[depth]
+        if m >= nm:
+            depth -= 1
+            continue
+        nextm[depth] = m + 1
+        fam = first if depth == 0 else st.family[path[depth - 1]]
+        if st.blocked[fam, st.family[m]]:
+            continue
+        cur = stack[depth + 1]
+        for i in range(ncells):
+            cur[i] = stack[depth, st.moves[m, i]]
+        nodes += 1
+        h, _ = gather_bounds(cur, st.gcols, st.table, st.binom)
+        f = depth + 1 + h
+        if f > bound:
+            if f < nxt:
+                nxt = f
+            continue
+        path[depth] = m
+        if depth + 1 == horizon:
+            leaves[count] = cur
+            leaf_paths[count, :horizon] = path[:horizon]
+            count += 1
+            if count == leaves.shape[0]:
+                return count, depth, nodes, nxt
+        else:
+            depth += 1
+            nextm[depth] = 0
+    return count, depth, nodes, nxt
