@@ -155,9 +155,10 @@ def test_executable_lookup_writes_everything_before_its_fast_exit(db4):
     assert bad.returncode == 2 and bad.stderr.startswith("wsdb: ") and len(bad.stderr.splitlines()) == 1
 
 
-def test_solve_offers_every_method_of_the_library():
-    from wsdb.cli import solve
+def test_solve_and_eval_offer_every_method_of_the_library():
+    from wsdb.cli import eval_cmd, solve
     from wsdb.solver.solve import METHODS
 
-    method = next(p for p in solve.params if p.name == "method")
-    assert tuple(method.type.choices) == METHODS
+    for command in (solve, eval_cmd):
+        method = next(p for p in command.params if p.name == "method")
+        assert tuple(method.type.choices) == METHODS

@@ -32,9 +32,9 @@ def sql(db4):
     conn.close()
 
 
-def test_the_page_has_ten_queries_and_each_is_tested():
+def test_the_page_has_twelve_queries_and_each_is_tested():
     tested = {name[len("test_"):] for name in globals() if name.startswith("test_")}
-    assert len(queries()) == 10 and set(queries()) <= tested
+    assert len(queries()) == 12 and set(queries()) <= tested
 
 
 def test_god_numbers(sql, brute):
@@ -123,3 +123,42 @@ def test_pattern_histogram(sql, brute):
             k[0] += 1
             k[1] += int(sizes[code])
     assert hist and sql("pattern_histogram") == [(d, k, s) for d, (k, s) in sorted(hist.items())]
+
+
+@pytest.fixture(scope="module")
+def runs(db4, tmp_path_factory):
+    """Two runs on the same 4x4 three-colour states: exact (auto, the stored
+    answers) and the thesis' heuristic."""
+    import shutil
+
+    from wsdb.solver.evaluate import evaluate
+
+    path = tmp_path_factory.mktemp("runs") / "runs.sqlite"
+    shutil.copy(db4, path)
+    evaluate(4, 3, 12, seed=8, method="auto", db=path)
+    evaluate(4, 3, 12, seed=8, method="thesis", db=path)
+    conn = sqlite3.connect(path)
+    yield path, lambda name: conn.execute(queries()[name]).fetchall()
+    conn.close()
+
+
+def test_solver_runs(runs):
+    from wsdb.stats import solves
+
+    path, sql = runs
+    got = sql("solver_runs")
+    figures = solves.summary(path)
+    assert [r[0] for r in got] == list(figures.run_id) == [1, 2]
+    for (run_id, n, c, method, states, mean, worst, gap, known, share, slowest), f in zip(
+            got, figures.itertuples()):
+        assert (n, c, method, states, known) == (4, 3, f.method, 12, 12)
+        assert (mean, worst, gap, share, slowest) == pytest.approx(
+            (f.mean_length, f.max_length, f.mean_gap_exact, f.share_optimal, f.max_seconds))
+    assert got[0][7] == 0 and got[0][9] == 1   # the stored answers are the exact distances
+
+
+def test_solver_differences(runs):
+    path, sql = runs
+    rows = sql("solver_differences")
+    for idx, state, auto, thesis, exact in rows:
+        assert auto == exact == wsdb.lookup(state, db=path).distance < thesis

@@ -16,10 +16,26 @@ import click
 from .errors import WsdbError
 
 DB_HELP = "Database file or sqlite:/// URL (default: $WSDB_DB, else db/wsdb.sqlite)."
+# the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
+# here would load SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
+METHODS = ("auto", "beam", "thesis", "optimal", "meet", "phases")
 
 
 def db_option(f):
     return click.option("--db", metavar="PATH_OR_URL", default=None, help=DB_HELP)(f)
+
+
+def draw_options(count: int, most: int, count_help: str):
+    """--n, --c, --count and --seed: a reproducible draw of random states
+    (`random`, `eval`)."""
+    def wrap(f):
+        f = click.option("--seed", type=click.IntRange(0), default=None,
+                         help="Seed for a reproducible draw (default: a fresh one, printed on stderr).")(f)
+        f = click.option("--count", type=click.IntRange(1, most), default=count, show_default=True,
+                         help=count_help)(f)
+        f = click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")(f)
+        return click.option("--n", "n", type=int, required=True, help="Grid size (even).")(f)
+    return wrap
 
 
 def json_option(f):
@@ -218,9 +234,7 @@ def lookup(state, db, as_json):
 
 @main.command()
 @click.argument("state")
-# spelled out, not wsdb.solver.solve.METHODS: importing the solver here would load
-# SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
-@click.option("--method", type=click.Choice(["auto", "beam", "thesis", "optimal", "meet", "phases"]), default="auto",
+@click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "
                    "meet, then beam (8x8 three and four colours: phases). meet: search forward "
@@ -274,6 +288,58 @@ def solve(state, method, time_limit, length_only, db, as_json):
             click.echo("  time limit reached: this is the best verified sequence found so far", err=True)
         if sol.note:
             click.echo(f"  note: {sol.note}", err=True)
+
+
+@main.command("eval")
+@draw_options(100, 1_000_000, "How many random states (those of `wsdb random` with the same --count and --seed).")
+@click.option("--method", type=click.Choice(METHODS), default="auto",
+              show_default=True, help="The solver method to measure (see `wsdb solve --help`).")
+@click.option("--time-limit", type=float, default=None, metavar="S", help="Seconds per state (default 10).")
+@db_option
+@json_option
+@clean_errors
+def eval_cmd(n, c, count, seed, method, time_limit, db, as_json):
+    """Solve random states with one method and store every answer in the
+    database: a `solve_runs` row (method, settings, seed, wsdb version,
+    machine, date) and one `solves` row per state (length, lower bound,
+    proven optimal, exact distance where known, seconds, timed out).
+
+    Each row is committed as it is solved: Ctrl-C keeps the finished rows.
+    Compare runs with `wsdb stats --solves` (tables, --json, --csv, --plot),
+    or in SQL (docs/sql.md).
+
+    \b
+      wsdb eval --n 6 --c 3 --count 100 --seed 2016
+      wsdb eval --n 6 --c 3 --count 100 --seed 2016 --method optimal
+      wsdb stats --solves
+    """
+    from .puzzle import check_grid
+    from .solver.evaluate import Evaluation
+
+    check_grid(n, c)
+    seed = _seed_or_fresh(seed)
+    _compile_notice(n, c, solver=True)
+    evaluation = Evaluation(n, c, count, seed, method, time_limit, db)   # checks, then loads the tables
+    lengths = []
+    with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr,
+                           show_pos=True, item_show_func=lambda x: x) as bar:
+        def solved(sol):
+            lengths.append(sol.length)
+            bar.update(1, f"mean {sum(lengths) / len(lengths):.2f} moves")
+
+        try:
+            run = evaluation.run(on_solved=solved)
+        except KeyboardInterrupt:
+            click.echo(f"\nwsdb: interrupted; {len(lengths)} of {count} states stored (run status "
+                       "'interrupted')", err=True)
+            sys.exit(130)
+    if as_json:
+        click.echo(json.dumps({"run_id": run.run_id, "stored": run.stored, "count": run.count,
+                               "status": run.status, "seed": seed, "n": n, "c": c, "method": method,
+                               "mean_length": sum(lengths) / len(lengths)}))
+    else:
+        click.echo(f"run {run.run_id}: {run.stored} states of {n}x{n} {c} colours by {method}, "
+                   f"mean length {sum(lengths) / len(lengths):.2f}; see `wsdb stats --solves`")
 
 
 @main.command()
@@ -392,11 +458,15 @@ STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
 @click.option("--csv", "as_csv", is_flag=True, help="Print a table as CSV (see --table).")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw FILE.png (states per depth, log scale, God number marked) and "
-                   "FILE-symmetry.png (the symmetry profile).")
+                   "FILE-symmetry.png (the symmetry profile); with --solves, the runs' lengths and times.")
+@click.option("--solves", is_flag=True,
+              help="Solver runs stored by `wsdb eval` instead of builds: per run and method the mean "
+                   "and max length, gaps to the exact distance and to the lower bound, share proven "
+                   "optimal, median and max seconds, beside the thesis' means.")
 @db_option
 @json_option
 @clean_errors
-def stats(n, c, root, first, table, as_csv, plot, db, as_json):
+def stats(n, c, root, first, table, as_csv, plot, solves, db, as_json):
     """What the stored builds say: states and classes per depth, God
     number (or where a partial tree stops), mean distance over states and
     over classes, antipodes drawn as grids, and how symmetric the classes
@@ -411,6 +481,10 @@ def stats(n, c, root, first, table, as_csv, plot, db, as_json):
 
     if as_json and as_csv:
         raise WsdbError("--json and --csv: expected one of them")
+    if solves:
+        if table or n is not None or c is not None:
+            raise WsdbError("--solves summarises every stored run: it takes no --table, --n or --c")
+        return _solve_stats(db, plot, as_csv, as_json)
     if table and not (as_json or as_csv):
         raise WsdbError("--table goes with --json or --csv")
     if plot:
@@ -438,6 +512,40 @@ def stats(n, c, root, first, table, as_csv, plot, db, as_json):
             click.echo(json.dumps(rep))
         else:
             _print_report(rep)
+
+
+def _solve_stats(db, plot, as_csv, as_json) -> None:
+    from .stats import figures, solves
+
+    df = solves.summary(db)
+    if df.empty:
+        raise WsdbError("no solver runs stored yet: run `wsdb eval --n N --c C --count K` first")
+    if plot:
+        click.echo(f"wsdb: drew {solves.plot_solves(db, plot)}", err=True)
+    if as_csv:
+        click.echo(df.to_csv(index=False), nl=False)
+        return
+    if as_json:
+        for row in df.to_dict("records"):
+            click.echo(json.dumps(figures._plain(row)))
+        return
+    click.echo(f"{'run':>4} {'grid':6} {'method':8} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
+               f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s")
+    for r in df.itertuples():
+        if not r.states:
+            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {0:>6}  (no states stored)")
+            continue
+        gap = "-" if r.known_exact == 0 else f"{r.mean_gap_exact:.2f}/{r.known_exact}"
+        thesis = "" if _missing(r.thesis_mean_length) else f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
+        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {r.states:>6} {r.mean_length:>8.2f} "
+                   f"{r.max_length:>4} {r.mean_lower_bound:>7.2f} {gap:>11} {r.mean_gap_bound:>6.2f} "
+                   f"{r.share_optimal:>7.0%} {r.median_seconds:>8.2f} {r.max_seconds:>7.2f}  {thesis}"
+                   + ("" if r.status == "done" else f"  ({r.status})"))
+
+
+def _missing(x) -> bool:
+    """None or NaN (pandas fills a missing float with NaN)."""
+    return x is None or x != x
 
 
 def _stats_table(figures, table, db, n, c, root, first):
@@ -529,12 +637,7 @@ def serve(host, port, max_time_limit, max_busy, db):
 
 
 @main.command("random")
-@click.option("--n", "n", type=int, required=True, help="Grid size (even).")
-@click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")
-@click.option("--count", type=click.IntRange(1, 10_000_000), default=1, show_default=True,
-              help="How many states.")
-@click.option("--seed", type=click.IntRange(0), default=None,
-              help="Seed for a reproducible draw (default: a fresh one, printed on stderr).")
+@draw_options(1, 10_000_000, "How many states.")
 @json_option
 @clean_errors
 def random_cmd(n, c, count, seed, as_json):
@@ -542,16 +645,12 @@ def random_cmd(n, c, count, seed, as_json):
     the colours is equally likely (a random permutation of the cells, not a
     random walk from solved). Pipe them to `lookup -` or `solve -`.
     """
-    import secrets
-
     import numpy as np
 
     from .puzzle import check_grid, format_states, random_states, wrapslide
 
     check_grid(n, c)
-    if seed is None:
-        seed = secrets.randbits(32)
-        click.echo(f"wsdb: seed {seed}", err=True)
+    seed = _seed_or_fresh(seed)
     puzzle = wrapslide(n, c)
     rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
     step = 100_000
@@ -562,6 +661,16 @@ def random_cmd(n, c, count, seed, as_json):
             lines = [json.dumps({"n": n, "c": c, "seed": seed, "index": start + i, "state": x})
                      for i, x in enumerate(lines)]
         click.echo("\n".join(lines))
+
+
+def _seed_or_fresh(seed: int | None) -> int:
+    """The seed given, or a fresh one, printed so the draw can be repeated."""
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(32)
+        click.echo(f"wsdb: seed {seed}", err=True)
+    return seed
 
 
 @main.command()

@@ -11,6 +11,10 @@ and a test checks that the two agree. The tables are a public interface
 * ``classes``    one row per class: rep, grid, depth, parent, orbit_size; a
   view over ``class_rows`` (the same without ``grid``, which the view
   computes from the key when read)
+* ``solve_runs`` one row per `wsdb eval` run: grid, method, parameters,
+  seed, version, machine, dates
+* ``solves``     one row per state a run solved: length, lower bound,
+  whether proven optimal, the exact distance where known, seconds
 
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
@@ -144,6 +148,39 @@ class_rows = sa.Table(
     sa.Column("parent", Key),
     sa.Column("orbit_size", sa.Integer, nullable=False),
     sqlite_with_rowid=False,
+)
+
+solve_runs = sa.Table(
+    "solve_runs", metadata,
+    sa.Column("run_id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("c", sa.Integer, nullable=False),
+    sa.Column("method", sa.Text, nullable=False),
+    sa.Column("params", sa.Text, nullable=False),          # JSON: time limit and the method's settings
+    sa.Column("seed", Count, nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),        # states asked for
+    sa.Column("version", sa.Text, nullable=False),
+    sa.Column("host", sa.Text, nullable=False),
+    sa.Column("processor", sa.Text, nullable=False),
+    sa.Column("cores", sa.Integer, nullable=False),
+    sa.Column("memory_bytes", Count, nullable=False),
+    sa.Column("started_at", sa.Text, nullable=False),
+    sa.Column("finished_at", sa.Text),
+    sa.Column("status", sa.Text, nullable=False),          # running, done, interrupted
+)
+solves = sa.Table(
+    "solves", metadata,
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("solve_runs.run_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),        # position in the run's random draw
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("lower_bound", sa.Integer, nullable=False),
+    sa.Column("optimal", sa.Boolean, nullable=False),     # proven: length == lower_bound
+    sa.Column("exact", sa.Integer),                        # the distance, where known
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("timed_out", sa.Boolean, nullable=False),
+    sa.Column("solved_by", sa.Text, nullable=False),       # what produced the sequence
+    sa.Column("moves", sa.Text, nullable=False),
 )
 
 #: The public ``classes``: a view over ``class_rows`` that adds ``grid``
@@ -342,6 +379,37 @@ class Store:
         """A write transaction, with the environment's failures (a full
         disk, a read-only file) as one-line errors."""
         return _Writing(self)
+
+    # ---- solver runs (wsdb eval) --------------------------------------------
+
+    def start_run(self, row: dict) -> int:
+        """Record a new solver run (status 'running'); its run_id."""
+        with self._write() as conn:
+            return int(conn.execute(solve_runs.insert().values(**row, status="running")).inserted_primary_key[0])
+
+    def add_solve(self, row: dict) -> None:
+        """Store one solved state of a run, committed at once."""
+        with self._write() as conn:
+            conn.execute(solves.insert(), [row])
+
+    def end_run(self, run_id: int, status: str, finished_at: str) -> None:
+        """Mark a run done or interrupted."""
+        with self._write() as conn:
+            conn.execute(solve_runs.update().where(solve_runs.c.run_id == run_id)
+                         .values(status=status, finished_at=finished_at))
+
+    def run_rows(self) -> list[dict]:
+        """Every solver run, oldest first."""
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(sa.select(solve_runs).order_by(solve_runs.c.run_id))]
+
+    def solve_rows(self, run_id: int | None = None) -> list[dict]:
+        """The solved states of one run, or of every run, in run order."""
+        stmt = sa.select(solves).order_by(solves.c.run_id, solves.c.idx)
+        if run_id is not None:
+            stmt = stmt.where(solves.c.run_id == run_id)
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
 
     def all_level_rows(self) -> list[dict]:
         """Every ``levels`` row of every build, in (n, c, root, depth) order."""

@@ -75,6 +75,7 @@ class Solution:
     seconds: float
     timed_out: bool = False     # the time limit ended the search early
     note: str | None = None
+    exact: int | None = None    # the distance where known: stored, or proven optimal here
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -286,7 +287,7 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
     if attempt.found is None:
         attempt = _complete_by_exchanges(p, attempt)
         notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")
-    return _finish(p, attempt, length_only, notes)
+    return _finish(p, attempt, length_only, notes, stored)
 
 
 def _stored_and_bound(p: Problem) -> tuple[int, int]:
@@ -329,7 +330,7 @@ def shortcut(puzzle: Puzzle, cells: np.ndarray, path: list[int], eg) -> Found:
     return Found(path[:i], states[i], int(depth[i]))
 
 
-def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str]) -> Solution:
+def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str], stored: int) -> Solution:
     """Rebuild the moves, apply them, check the bound, and answer."""
     puzzle, found = p.puzzle, attempt.found
     text = format_state(p.cells, puzzle.n)
@@ -348,4 +349,5 @@ def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str]) -
     return Solution(n=puzzle.n, c=puzzle.c, state=text, method=attempt.method, moves=moves, length=length,
                     lower_bound=attempt.lower, optimal=length == attempt.lower,
                     seconds=round(time.perf_counter() - p.started, 3), timed_out=attempt.timed_out,
-                    note="; ".join(notes) or None)
+                    note="; ".join(notes) or None,
+                    exact=stored if stored >= 0 else length if length == attempt.lower else None)

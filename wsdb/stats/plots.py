@@ -71,7 +71,7 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
     fig.suptitle("Wrapslide: states and classes per depth", fontsize=13)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
 def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = None, c: int | None = None,
@@ -97,10 +97,10 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
     fig.suptitle("Wrapslide: how symmetric the classes are (orbit size = group order / symmetries)",
                  fontsize=12)
-    return _save(fig, path)
+    return save_png(fig, path)
 
 
-def _save(fig, path) -> Path:
+def save_png(fig, path) -> Path:
     import matplotlib.pyplot as plt
 
     path = Path(path)

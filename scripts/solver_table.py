@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""The README's solver table, from the runs `wsdb eval` stored (issue 13).
+
+With --run it first makes the standard runs: 100 states of seed 2016 per
+grid with `auto`, and `optimal` on 6x6 three colours (about an hour on 2
+cores with the default trees built: `wsdb build` of 4x4 c2-c4, 6x6 c2-c4,
+8x8 c2-c4). Then it prints one Markdown row per grid and method, from the
+newest finished run of each, with the thesis' means (Tables 5.1/5.2)
+beside them. The gap to the exact distance counts every state whose
+distance any stored run knows (stored, or proven by `optimal`). Nothing in
+the table is typed in.
+
+    python scripts/solver_table.py --db db/wsdb.sqlite --run
+    python scripts/solver_table.py --db db/wsdb.sqlite
+"""
+from __future__ import annotations
+
+import argparse
+
+from wsdb.solver.evaluate import evaluate
+from wsdb.stats import solves
+
+STANDARD = [(4, 2, "auto"), (4, 3, "auto"), (4, 4, "auto"), (6, 2, "auto"), (6, 3, "auto"), (6, 4, "auto"),
+            (6, 3, "optimal"), (8, 2, "auto"), (8, 3, "auto"), (8, 4, "auto")]
+
+
+def table(db) -> str:
+    runs = solves.summary(db)
+    rows = solves.solves(db)
+    runs = runs[runs.status == "done"].sort_values("run_id").groupby(["n", "c", "method"]).tail(1)
+    known = rows[rows.exact.notna()].groupby("state").exact.first()
+    out = ["| grid | method | states | mean length | max | mean lower bound | proven optimal | gap to exact "
+           "| median s | max s | exchange fallback | thesis length / s |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in runs.sort_values(["n", "c", "method"]).itertuples():
+        mine = rows[rows.run_id == r.run_id]
+        fallback = int(mine.solved_by.str.contains("exchange").sum())
+        exact = mine.state.map(known)   # a distance another run proved counts here too
+        have = exact.notna()
+        gap = "-" if not have.any() else f"{(mine.length[have] - exact[have]).mean():.2f}" + (
+            "" if have.all() else f" ({int(have.sum())} known)")
+        thesis = "" if r.thesis_mean_length != r.thesis_mean_length or r.thesis_mean_length is None else \
+            f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
+        out.append(f"| {r.n}x{r.n} c{r.c} | {r.method} | {r.states} | {r.mean_length:.2f} | {r.max_length} "
+                   f"| {r.mean_lower_bound:.2f} | {round(100 * r.share_optimal)}% | {gap} "
+                   f"| {r.median_seconds:.2f} | {r.max_seconds:.2f} | {fallback} | {thesis} |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="db/wsdb.sqlite")
+    ap.add_argument("--run", action="store_true", help="make the standard runs first (about an hour)")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2016)
+    args = ap.parse_args()
+    if args.run:
+        for n, c, method in STANDARD:
+            done = evaluate(n, c, args.count, args.seed, method, db=args.db)
+            print(f"run {done.run_id}: {n}x{n} c{c} {method}, {done.stored} states", flush=True)
+    print(table(args.db))
+
+
+if __name__ == "__main__":
+    main()

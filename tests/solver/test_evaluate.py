@@ -1,0 +1,92 @@
+"""Solver runs as data (wsdb/solver/evaluate.py, `wsdb eval`): one stored row
+per state, the states of `wsdb random`, reproducible, and an interrupted run
+keeps what it finished."""
+import shutil
+import sqlite3
+
+import pytest
+
+import wsdb
+from wsdb.solver.evaluate import evaluate
+
+
+@pytest.fixture
+def db(db4, tmp_path):
+    """A copy of the 4x4 database: runs write into it."""
+    path = tmp_path / "runs.sqlite"
+    shutil.copy(db4, path)
+    return path
+
+
+def rows(db, run_id):
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute("select * from solves where run_id = ? order by idx", (run_id,))]
+
+
+def test_a_run_stores_the_states_of_wsdb_random_and_their_real_answers(run, db):
+    res = run("eval", "--n", 4, "--c", 3, "--count", 12, "--seed", 5, "--db", db)
+    assert res.exit_code == 0, res.output
+    drawn = run("random", "--n", 4, "--c", 3, "--count", 12, "--seed", 5).output.split()
+    stored = rows(db, 1)
+    assert [r["state"] for r in stored] == drawn
+    for r in stored:
+        sol = wsdb.solve(r["state"], db=db)
+        assert r["length"] == sol.length == len(r["moves"].split())
+        p = wsdb.wrapslide(4, 3)
+        assert p.is_solved(p.apply(wsdb.parse_state(r["state"])[1], r["moves"].split()))
+        # the complete tree is there: every distance is known and every answer optimal
+        assert r["exact"] == wsdb.lookup(r["state"], db=db).distance == r["length"] == r["lower_bound"]
+        assert r["optimal"] == 1 and r["timed_out"] == 0
+    with sqlite3.connect(db) as conn:
+        n, c, method, count, status, cores = conn.execute(
+            "select n, c, method, count, status, cores from solve_runs where run_id = 1").fetchone()
+    assert (n, c, method, count, status) == (4, 3, "auto", 12, "done") and cores >= 1
+
+
+def test_the_same_seed_gives_the_same_states_and_lengths(db):
+    first = evaluate(4, 4, 8, seed=11, method="optimal", db=db)
+    again = evaluate(4, 4, 8, seed=11, method="optimal", db=db)
+    a, b = rows(db, first.run_id), rows(db, again.run_id)
+    assert [(r["state"], r["length"]) for r in a] == [(r["state"], r["length"]) for r in b]
+    assert first.run_id != again.run_id and len(a) == 8
+
+
+def test_an_interrupted_run_keeps_its_finished_rows(db):
+    seen = []
+
+    def stop_after_three(sol):
+        seen.append(sol)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(4, 4, 10, seed=3, method="optimal", db=db, on_solved=stop_after_three)
+    kept = rows(db, 1)
+    assert [r["state"] for r in kept] == [s.state for s in seen]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select status, finished_at is not null from solve_runs").fetchone() == \
+            ("interrupted", 1)
+    whole = evaluate(4, 4, 10, seed=3, method="optimal", db=db)
+    assert [(r["state"], r["length"]) for r in rows(db, whole.run_id)][:3] == \
+        [(r["state"], r["length"]) for r in kept]
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--n", 5, "--c", 2], "n"),
+    (["--n", 4, "--c", 7], "colour"),
+    (["--n", 4, "--c", 2, "--count", 0], "count"),
+    (["--n", 4, "--c", 2, "--method", "magic"], "method"),
+    (["--n", 4, "--c", 2, "--time-limit", -1], "time limit"),
+])
+def test_bad_input_is_one_line_and_writes_nothing(run, db, args, says):
+    res = run("eval", *args, "--seed", 1, "--db", db)
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1 and says in res.stderr.lower()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from solve_runs").fetchone() == (0,)
+
+
+def test_a_named_database_must_exist(run, tmp_path):
+    res = run("eval", "--n", 4, "--c", 2, "--seed", 1, "--db", tmp_path / "typo.sqlite")
+    assert res.exit_code == 2 and "no database" in res.stderr and not (tmp_path / "typo.sqlite").exists()

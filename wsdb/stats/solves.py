@@ -1,0 +1,126 @@
+"""Solver runs (``wsdb eval``) as figures: per-run summaries beside the
+thesis' chapter 5 means, and a picture of length distributions and times.
+
+Everything is computed from the public tables ``solve_runs`` and
+``solves`` (docs/sql.md has the same summary as one SQL query), so a
+researcher can get the same numbers with pandas, SQL or datasette.
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import WsdbError
+from .figures import _store
+from .plots import save_png
+
+SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "params", "version", "status", "started_at", "cores",
+                   "states", "mean_length", "max_length", "mean_lower_bound", "known_exact", "mean_gap_exact",
+                   "mean_gap_bound", "share_optimal", "median_seconds", "max_seconds", "timed_out",
+                   "thesis_mean_length", "thesis_mean_seconds"]
+
+
+def thesis_means() -> dict:
+    """The thesis heuristic's mean length and seconds per grid (Tables 5.1
+    and 5.2), keyed like ``"6x6_c3"``."""
+    text = resources.files("wsdb.stats").joinpath("thesis_chapter5.json").read_text()
+    data = json.loads(text)
+    return {"mean_length": data["mean_length"], "mean_seconds": data["mean_seconds_with_moves"]}
+
+
+def runs(db=None) -> pd.DataFrame:
+    """Every stored solver run, one row each (the ``solve_runs`` table)."""
+    rows = _store(db).run_rows()
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=["run_id", "n", "c", "method"])
+
+
+def solves(db=None, run_id: int | None = None) -> pd.DataFrame:
+    """Every solved state (of one run, or of all), with its run's grid and
+    method: the ``solves`` table joined to ``solve_runs``."""
+    store = _store(db)
+    rows = store.solve_rows(run_id)
+    meta = {r["run_id"]: r for r in store.run_rows()}
+    df = pd.DataFrame(rows, columns=["run_id", "idx", "state", "length", "lower_bound", "optimal", "exact",
+                                     "seconds", "timed_out", "solved_by", "moves"])
+    for col in ("n", "c", "method"):
+        df.insert(1, col, [meta[r][col] for r in df.run_id])
+    return df[["run_id", "n", "c", "method"] + [k for k in df.columns if k not in ("run_id", "n", "c", "method")]]
+
+
+def summary(db=None) -> pd.DataFrame:
+    """Per run: mean and max length, mean lower bound, the gap to the exact
+    distance (over the states where it is known: ``known_exact`` of them)
+    and to the lower bound, the share proven optimal, median and max
+    seconds, time-outs, and the thesis' means for the grid where it
+    published them."""
+    store = _store(db)
+    thesis = thesis_means()
+    out = []
+    for run in store.run_rows():
+        rows = pd.DataFrame(store.solve_rows(run["run_id"]))
+        grid = f"{run['n']}x{run['n']}_c{run['c']}"
+        row = {k: run[k] for k in ("run_id", "n", "c", "method", "params", "version", "status", "started_at",
+                                   "cores")}
+        row["states"] = len(rows)
+        row["thesis_mean_length"] = thesis["mean_length"].get(grid)
+        row["thesis_mean_seconds"] = thesis["mean_seconds"].get(grid)
+        if len(rows):
+            known = rows[rows.exact.notna()]
+            row.update(mean_length=rows.length.mean(), max_length=int(rows.length.max()),
+                       mean_lower_bound=rows.lower_bound.mean(), known_exact=len(known),
+                       mean_gap_exact=(known.length - known.exact).mean() if len(known) else None,
+                       mean_gap_bound=(rows.length - rows.lower_bound).mean(),
+                       share_optimal=rows.optimal.astype(bool).mean(), median_seconds=rows.seconds.median(),
+                       max_seconds=rows.seconds.max(), timed_out=int(rows.timed_out.astype(bool).sum()))
+        out.append(row)
+    return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
+
+
+def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
+    """Write the runs' picture to ``path`` (PNG): for each grid, the length
+    distribution of each run side by side with the exact distances where
+    known (else the lower bounds) as reference, and the seconds per state
+    on a log scale."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    df = solves(db)
+    if df.empty:
+        raise WsdbError("no solver runs stored: run `wsdb eval --n N --c C --count K` first")
+    grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
+    fig, axes = plt.subplots(len(grids), 2, figsize=(11, 3.3 * len(grids)), squeeze=False,
+                             constrained_layout=True, gridspec_kw={"width_ratios": [2.2, 1]})
+    for (n, c), (left, right) in zip(grids, axes):
+        mine = df[(df.n == n) & (df.c == c)]
+        run_ids = sorted(mine.run_id.unique())
+        labels = [f"{mine[mine.run_id == r].method.iloc[0]} (run {r})" for r in run_ids]
+        exact = mine.exact.notna().all()
+        ref = mine[mine.run_id == run_ids[0]]
+        ref_values = (ref.exact if exact else ref.lower_bound).astype(int)
+        series = [("exact distance" if exact else "lower bound", ref_values)] + \
+                 [(lab, mine[mine.run_id == r].length) for lab, r in zip(labels, run_ids)]
+        lo = int(min(s.min() for _, s in series))
+        hi = int(max(s.max() for _, s in series))
+        lengths = np.arange(lo, hi + 1)
+        width = 0.8 / len(series)
+        for k, (lab, values) in enumerate(series):
+            counts = values.value_counts().reindex(lengths, fill_value=0)
+            left.bar(lengths + (k - (len(series) - 1) / 2) * width, counts.values, width=width, label=lab,
+                     color="#888888" if k == 0 else None)
+        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(ref)} states a run)")
+        left.set_xlabel("moves")
+        left.xaxis.set_major_locator(MaxNLocator(integer=True))
+        left.set_ylabel("states")
+        left.legend(fontsize=8)
+        right.boxplot([mine[mine.run_id == r].seconds.clip(lower=1e-3) for r in run_ids])
+        right.set_xticks(range(1, len(run_ids) + 1), [lab.replace(" (", "\n(") for lab in labels], fontsize=8)
+        right.set_yscale("log")
+        right.set_ylabel("seconds per state")
+        right.set_title("time per state")
+    return save_png(fig, path)
