@@ -8,7 +8,7 @@ import numpy as np
 
 from ..db.store import Store
 from ..puzzle import Puzzle
-from .kernels import SearchTables, bounded_dfs, gather_bounds, score_children
+from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
 
 ZOBRIST_SEED = 20161   # fixed: searches are reproducible
@@ -70,6 +70,10 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables)
     if tables.table.shape[0]:   # IDA* reads the gather table; without one it is never run
         bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64))
+        one = np.zeros(1, np.int64)   # one stream, horizon 1, bound 0: every move is cut at once
+        horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
+                    np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(), np.zeros((1, 1, 1), np.int64),
+                    one.copy(), 1, one[None].copy())
     return Guide(puzzle, tables, endgame(n, puzzle.c, store) if store is not None else None)
 
 

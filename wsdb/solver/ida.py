@@ -9,14 +9,17 @@ runs out.
 
 Where the grid's stored tree is partial (6x6 three and four colours), the
 tree replaces the last D levels of every iteration (:func:`ida_to_tree`):
-the same search with the tree as an exact heuristic at its horizon.
-Measured on 6x6 three colours (2 cores, 20 states of seed 2016): 13 proven
-within 10 s instead of 11, 19 within 60 s; distance-16 states take 17-60 s.
+the same search with the tree as an exact heuristic at its horizon, in one
+stream per core. Measured on 6x6 three colours (2 cores, the first 20
+states of `wsdb random --n 6 --c 3 --seed 2016`): plain IDA* proved 11
+within 10 s; handing over to the tree, 13 on one core, 16 on two, and all
+20 within 45 s (mean 7.0 s; distance-16 states take 7-45 s).
 """
 from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 
 from ..errors import WsdbError
@@ -47,8 +50,8 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         bound = nxt
 
 
-LEAVES = 1 << 16        # states at the horizon looked up in the tree at once
-CALL_NODES = 4_000_000  # nodes per kernel call, so the deadline is checked often
+LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
+CALL_NODES = 2_000_000  # nodes per stream and kernel call, so the deadline is checked often
 
 
 def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
@@ -57,36 +60,41 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     the tree. Any optimal path of length b passes, b - D moves in, a class at
     distance exactly D, which the tree holds, so a hit is an optimal answer
     and a miss everywhere proves the distance is more than b. The tree
-    replaces the last D levels of plain IDA*, which is what makes 6x6 three
-    colours provable in seconds. (optimal solution or None, proven lower
-    bound, timed out); ``start``'s class must not be in the tree."""
+    replaces the last D levels of plain IDA*; the search runs in one stream
+    per core. (optimal solution or None, proven lower bound, timed out);
+    ``start``'s class must not be in the tree."""
     _require_table(guide)
     eg = guide.endgame
     eng, d = eg.eng, eg.height
     bound = max(lower, guide.bound(start), d + 1)
-    ncells = start.shape[0]
-    leaves = np.empty((LEAVES, ncells), np.uint8)
+    ncells, streams = start.shape[0], numba.get_num_threads()
+    leaves = np.empty((streams, LEAVES, ncells), np.uint8)
+    counts = np.zeros(streams, np.int64)
     while True:
         horizon = bound - d
-        stack = np.empty((horizon + 1, ncells), np.uint8)
-        stack[0] = start
-        nextm = np.zeros(horizon + 1, np.int64)
-        path = np.zeros(horizon, np.int64)
-        paths = np.empty((LEAVES, horizon), np.int64)
-        depth, cut, any_leaf = 0, 1 << 30, False
-        while depth >= 0:
+        stacks = np.empty((streams, horizon + 1, ncells), np.uint8)
+        stacks[:, 0] = start
+        nextms = np.zeros((streams, horizon + 1), np.int64)
+        paths = np.zeros((streams, horizon), np.int64)
+        depths = np.zeros(streams, np.int64)
+        seen = np.zeros((streams, 1), np.int64)
+        found_paths = np.empty((streams, LEAVES, horizon), np.int64)
+        cut, any_leaf = 1 << 30, False
+        while (depths >= 0).any():
             if time.perf_counter() > deadline:
                 return None, bound, True
-            count, depth, _, nxt = horizon_dfs(guide.tables, bound, horizon, stack, nextm, path, depth,
-                                               leaves, paths, CALL_NODES)
-            cut = min(cut, nxt)
-            if count:
+            _, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
+                                 found_paths, counts, CALL_NODES, seen)
+            cut = min(cut, int(nxt))
+            if counts.any():
                 any_leaf = True
-                hit = eng.find(eg.keys, eng.canonical(eng.encode(leaves[:count])))
+                got = np.concatenate([leaves[t, :counts[t]] for t in range(streams)])
+                moves = np.concatenate([found_paths[t, :counts[t]] for t in range(streams)])
+                hit = eng.find(eg.keys, eng.canonical(eng.encode(got)))
                 if (hit >= 0).any():
                     i = int(np.flatnonzero(hit >= 0)[np.argmin(eg.depths[hit[hit >= 0]])])
                     rest = int(eg.depths[hit[i]])
-                    return Found([int(m) for m in paths[i]], leaves[i].copy(), rest), horizon + rest, False
+                    return Found([int(m) for m in moves[i]], got[i].copy(), rest), horizon + rest, False
         bound = bound + 1 if any_leaf else cut
 
 

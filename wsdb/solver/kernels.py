@@ -208,16 +208,13 @@ def bounded_dfs(start, st, bound, budget, path):
     return -1, nodes, nxt
 
 
-@njit(cache=True)
-def horizon_dfs(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_paths, budget):
-    """IDA* up to a horizon, resumable: depth-first search from ``stack[0]``
-    under ``moves made + largest gather distance <= bound``, writing the
-    states reached at depth ``horizon`` (and their moves) into ``leaves``
-    and ``leaf_paths`` for the caller to look up in a stored tree of height
-    ``bound - horizon``. Returns (leaves written, depth to resume from (-1:
-    done), nodes, smallest f cut) when done, when ``leaves`` is full or
-    after ``budget`` nodes; ``stack``, ``nextm`` and ``path`` carry the
-    search between calls."""
+@njit(cache=True, inline="always")
+def _horizon_stream(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_paths, budget,
+                    split, stride, offset, seen):
+    """The loop of :func:`horizon_dfs`, for one of ``stride`` streams: of
+    the nodes at depth ``split`` (numbered in search order, the count kept
+    in ``seen[0]`` between calls) it enters only those numbered ``offset``
+    modulo ``stride``, so streams share the work without talking."""
     ncells, nm = stack.shape[1], st.moves.shape[0]
     first = st.blocked.shape[0] - 1
     count, nodes = 0, 0
@@ -241,6 +238,10 @@ def horizon_dfs(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_path
             if f < nxt:
                 nxt = f
             continue
+        if depth + 1 == split:
+            seen[0] += 1
+            if (seen[0] - 1) % stride != offset:
+                continue
         path[depth] = m
         if depth + 1 == horizon:
             leaves[count] = cur
@@ -252,3 +253,28 @@ def horizon_dfs(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_path
             depth += 1
             nextm[depth] = 0
     return count, depth, nodes, nxt
+
+
+@njit(cache=True, parallel=True)
+def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_paths, counts, budget, seen):
+    """IDA* up to a horizon, resumable, in ``T = len(depths)`` parallel
+    streams: depth-first search from ``stacks[t, 0]`` (the same start in
+    every stream) under ``moves made + largest gather distance <= bound``,
+    writing the states reached at depth ``horizon`` (and their moves) into
+    ``leaves[t]`` and ``leaf_paths[t]`` for the caller to look up in a
+    stored tree of height ``bound - horizon``; ``counts[t]`` says how many.
+    Each stream stops when done (``depths[t]`` = -1), when its leaves are
+    full, or after ``budget`` nodes; the arrays carry the search between
+    calls. Returns (nodes, smallest f cut)."""
+    streams = depths.shape[0]
+    split = min(2, horizon)
+    nodes = np.zeros(streams, np.int64)
+    cut = np.full(streams, 1 << 30, np.int64)
+    for t in prange(streams):
+        counts[t] = 0
+        if depths[t] < 0:
+            continue
+        c, d, k, x = _horizon_stream(st, bound, horizon, stacks[t], nextms[t], paths[t], depths[t], leaves[t],
+                                     leaf_paths[t], budget, split, streams, t, seen[t])
+        counts[t], depths[t], nodes[t], cut[t] = c, d, k, x
+    return nodes.sum(), cut.min()
