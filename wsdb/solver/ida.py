@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
 from ..errors import WsdbError
 from .guide import Found, Guide
-from .kernels import bounded_dfs, horizon_dfs
+from .kernels import bounded_dfs, horizon_dfs, streams
 
 NODES_PER_SECOND = 2_500_000   # measured 3.0-3.5 M/s on 6x6 here; budgets keep the deadline
 
@@ -67,18 +66,18 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     eg = guide.endgame
     eng, d = eg.eng, eg.height
     bound = max(lower, guide.bound(start), d + 1)
-    ncells, streams = start.shape[0], numba.get_num_threads()
-    leaves = np.empty((streams, LEAVES, ncells), np.uint8)
-    counts = np.zeros(streams, np.int64)
+    ncells, lanes = start.shape[0], streams()
+    leaves = np.empty((lanes, LEAVES, ncells), np.uint8)
+    counts = np.zeros(lanes, np.int64)
     while True:
         horizon = bound - d
-        stacks = np.empty((streams, horizon + 1, ncells), np.uint8)
+        stacks = np.empty((lanes, horizon + 1, ncells), np.uint8)
         stacks[:, 0] = start
-        nextms = np.zeros((streams, horizon + 1), np.int64)
-        paths = np.zeros((streams, horizon), np.int64)
-        depths = np.zeros(streams, np.int64)
-        seen = np.zeros((streams, 1), np.int64)
-        found_paths = np.empty((streams, LEAVES, horizon), np.int64)
+        nextms = np.zeros((lanes, horizon + 1), np.int64)
+        paths = np.zeros((lanes, horizon), np.int64)
+        depths = np.zeros(lanes, np.int64)
+        seen = np.zeros((lanes, 1), np.int64)
+        found_paths = np.empty((lanes, LEAVES, horizon), np.int64)
         cut, any_leaf = 1 << 30, False
         while (depths >= 0).any():
             if time.perf_counter() > deadline:
@@ -88,8 +87,8 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
             cut = min(cut, int(nxt))
             if counts.any():
                 any_leaf = True
-                got = np.concatenate([leaves[t, :counts[t]] for t in range(streams)])
-                moves = np.concatenate([found_paths[t, :counts[t]] for t in range(streams)])
+                got = np.concatenate([leaves[t, :counts[t]] for t in range(lanes)])
+                moves = np.concatenate([found_paths[t, :counts[t]] for t in range(lanes)])
                 hit = eng.find(eg.keys, eng.canonical(eng.encode(got)))
                 if (hit >= 0).any():
                     i = int(np.flatnonzero(hit >= 0)[np.argmin(eg.depths[hit[hit >= 0]])])

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 
 class SearchTables(NamedTuple):
@@ -278,3 +278,8 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_
                                      leaf_paths[t], budget, split, streams, t, seen[t])
         counts[t], depths[t], nodes[t], cut[t] = c, d, k, x
     return nodes.sum(), cut.min()
+
+
+def streams() -> int:
+    """How many parallel streams :func:`horizon_dfs` should run: numba's threads."""
+    return get_num_threads()

@@ -258,10 +258,11 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
             if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
                 for k in range(2, c):   # load before any time limit starts
                     guide(n, k)
-        # the limit is for searching: a first use may spend long deriving tables
+        own = guide(n, c)
+        # the limit is for searching: a first use may spend long deriving tables and compiling
         deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
-        problem = Problem(puzzle, cells, store, guide(n, c), deadline, started, coarse)
+        problem = Problem(puzzle, cells, store, own, deadline, started, coarse)
         yield _solve(problem, method, length_only)
 
 
