@@ -2,12 +2,16 @@
 per state, the states of `wsdb random`, reproducible, and an interrupted run
 keeps what it finished."""
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 
 import pytest
 
 import wsdb
-from wsdb.solver.evaluate import evaluate
+from wsdb.solver.evaluate import draw, evaluate
 
 
 @pytest.fixture
@@ -90,3 +94,23 @@ def test_bad_input_is_one_line_and_writes_nothing(run, db, args, says):
 def test_a_named_database_must_exist(run, tmp_path):
     res = run("eval", "--n", 4, "--c", 2, "--seed", 1, "--db", tmp_path / "typo.sqlite")
     assert res.exit_code == 2 and "no database" in res.stderr and not (tmp_path / "typo.sqlite").exists()
+
+
+def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
+    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
+                             "--seed", "2", "--method", "thesis", "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stored = 0
+    deadline = time.monotonic() + 240
+    while stored < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        with sqlite3.connect(db) as conn:
+            stored = conn.execute("select count(*) from solves").fetchone()[0]
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    with sqlite3.connect(db) as conn:
+        status, = conn.execute("select status from solve_runs").fetchone()
+        kept = conn.execute("select idx, state from solves order by idx").fetchall()
+    assert status == "interrupted" and 3 <= len(kept) < 500
+    assert [s for _, s in kept] == draw(4, 4, len(kept), 2)

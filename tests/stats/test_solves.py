@@ -83,3 +83,22 @@ def test_the_picture_is_drawn(run, runs_db, tmp_path):
 def test_no_runs_is_one_line(run, db4):
     res = run("stats", "--solves", "--db", db4)
     assert res.exit_code == 2 and "wsdb eval" in res.stderr
+
+
+@pytest.mark.reads_files
+def test_the_readme_table_is_made_from_the_newest_run_of_each_grid_and_method(runs_db):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "solver_table.py"
+    spec = importlib.util.spec_from_file_location("solver_table", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    lines = module.table(runs_db).splitlines()[2:]
+    assert [line.split(" | ")[:2] for line in lines] == [["| 4x4 c3", "auto"], ["| 4x4 c3", "thesis"],
+                                                          ["| 4x4 c4", "beam"]]
+    df = solves.summary(runs_db)
+    for line, row in zip(lines, df.sort_values(["n", "c", "method"]).itertuples()):
+        cells = line.strip("| ").split(" | ")
+        assert float(cells[3]) == pytest.approx(row.mean_length, abs=0.005)
+        assert int(cells[4]) == row.max_length

@@ -81,9 +81,9 @@ def summary(db=None) -> pd.DataFrame:
 
 def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
     """Write the runs' picture to ``path`` (PNG): for each grid, the length
-    distribution of each run side by side with the exact distances where
-    known (else the lower bounds) as reference, and the seconds per state
-    on a log scale."""
+    distribution of each run side by side with a reference, each state's
+    exact distance where any run knows it, else the best lower bound any
+    run proved for it, and the seconds per state on a log scale."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -100,20 +100,27 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
         mine = df[(df.n == n) & (df.c == c)]
         run_ids = sorted(mine.run_id.unique())
         labels = [f"{mine[mine.run_id == r].method.iloc[0]} (run {r})" for r in run_ids]
-        exact = mine.exact.notna().all()
-        ref = mine[mine.run_id == run_ids[0]]
-        ref_values = (ref.exact if exact else ref.lower_bound).astype(int)
-        series = [("exact distance" if exact else "lower bound", ref_values)] + \
-                 [(lab, mine[mine.run_id == r].length) for lab, r in zip(labels, run_ids)]
-        lo = int(min(s.min() for _, s in series))
-        hi = int(max(s.max() for _, s in series))
-        lengths = np.arange(lo, hi + 1)
-        width = 0.8 / len(series)
+        # the reference per state: its distance where any run knows it, else the best bound any run proved
+        per_state = mine.groupby("state").agg(exact=("exact", "max"), bound=("lower_bound", "max"))
+        first = mine[mine.run_id == run_ids[0]]   # runs of a grid usually share their draw
+        reference = first.state.map(per_state.exact.fillna(per_state.bound)).astype(int)
+        known = int(first.state.map(per_state.exact).notna().sum())
+        name = ("exact distance" if known == len(first) else "lower bound" if known == 0 else
+                f"exact distance ({known} of {len(first)}), else lower bound")
+        series = [(name, reference)] + [(lab, mine[mine.run_id == r].length) for lab, r in zip(labels, run_ids)]
+        lo = int(min(v.min() for _, v in series))
+        hi = int(max(v.max() for _, v in series))
+        step = max(1, -(-(hi - lo + 1) // 30))   # at most about 30 groups of bars
+        edges = np.arange(lo, hi + step + 1, step) - 0.5
+        centres = (edges[:-1] + edges[1:]) / 2
+        width = 0.8 * step / len(series)
         for k, (lab, values) in enumerate(series):
-            counts = values.value_counts().reindex(lengths, fill_value=0)
-            left.bar(lengths + (k - (len(series) - 1) / 2) * width, counts.values, width=width, label=lab,
+            counts, _ = np.histogram(values, edges)
+            left.bar(centres + (k - (len(series) - 1) / 2) * width, counts, width=width, label=lab,
                      color="#888888" if k == 0 else None)
-        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(ref)} states a run)")
+        ref = first
+        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(ref)} states"
+                       + (f", {step} moves a bar)" if step > 1 else ")"))
         left.set_xlabel("moves")
         left.xaxis.set_major_locator(MaxNLocator(integer=True))
         left.set_ylabel("states")
