@@ -164,3 +164,19 @@ def test_an_interrupted_build_resumes_on_postgresql(built, db4):
     assert cli("build", "--n", 4, "--c", 2, "--db", built, "-q").returncode == 0
     q = "select rep, depth, parent, orbit_size from class_rows where n=4 and c=2 order by rep"
     assert pg_rows(built, q) == lite_rows(db4, q)
+
+
+def test_solver_runs_on_postgresql(built, db4, tmp_path):
+    import shutil
+
+    from wsdb.solver.evaluate import evaluate
+
+    res = cli("eval", "--n", 4, "--c", 4, "--count", 6, "--seed", 3, "--db", built)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    lite = tmp_path / "runs.sqlite"
+    shutil.copy(db4, lite)
+    evaluate(4, 4, 6, seed=3, db=lite)
+    q = "select idx, state, length, lower_bound, exact from solves order by idx"
+    assert pg_rows(built, q) == lite_rows(lite, q)
+    res = cli("stats", "--solves", "--json", "--db", built)
+    assert res.returncode == 0 and '"mean_gap_exact": 0.0' in res.stdout, res.stderr
