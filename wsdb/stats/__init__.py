@@ -6,6 +6,8 @@
   plain dicts), ``report``
 * :mod:`.plots`    matplotlib: states per depth, symmetry profile
 * :mod:`.export`   classes to CSV or Parquet, streamed
+* :mod:`.solves`   solver runs (``wsdb eval``): per-run summaries beside the
+  thesis' chapter 5 means, and their picture
 """
 from .figures import antipodes, build_records, builds, levels, orbit_profile, report, summary
 
