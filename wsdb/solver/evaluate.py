@@ -22,7 +22,7 @@ from ..db.location import resolve
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
-from .solve import DEFAULT_TIME, METHODS, Solution, iter_solve
+from .solve import DEFAULT_TIME, Solution, check_request, iter_solve
 
 
 @dataclass
@@ -73,15 +73,12 @@ class Evaluation:
     def __init__(self, n: int, c: int, count: int, seed: int, method: str = "auto",
                  time_limit: float | None = None, db=None):
         check_grid(n, c)
-        if method not in METHODS:
-            raise WsdbError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+        check_request(method, time_limit)
         if count < 1:
             raise WsdbError(f"count {count}: expected at least one state")
         if seed < 0:
             raise WsdbError(f"seed {seed}: expected a non-negative integer")
         self.limit = DEFAULT_TIME if time_limit is None else time_limit
-        if not self.limit > 0:
-            raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
         self.n, self.c, self.count, self.seed, self.method = n, c, count, seed, method
         # a database named by the user must exist (as for `wsdb solve`); the default one is made
         self.store = Store.open(db, create=not resolve(db).explicit, write=True)

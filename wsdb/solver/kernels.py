@@ -163,49 +163,30 @@ def make_children(beam, moves, rows):
 
 @njit(cache=True)
 def bounded_dfs(start, st, bound, budget, path):
-    """One IDA* iteration: depth-first search for a solution of at most
-    ``bound`` moves, pruning with the largest gather distance (admissible).
+    """One IDA* iteration: depth-first search for a solution of ``bound``
+    moves, pruning with the largest gather distance (admissible), where no
+    shorter one exists (IDA* raises the bound one proven value at a time).
+    It is the horizon search of :func:`horizon_dfs` with the horizon at the
+    bound: a state reached there within the bound has gather distance 0,
+    which is solved.
 
     Returns (length or -1, nodes visited, next bound); length -2 means the
     node budget ran out. The moves found are written to ``path``."""
-    ncells, nm = start.shape[0], st.moves.shape[0]
-    first = st.blocked.shape[0] - 1
-    stack = np.empty((bound + 1, ncells), np.uint8)
-    nextm = np.zeros(bound + 1, np.int64)
-    stack[0] = start
-    depth, nodes = 0, 0
-    nxt = 1 << 30
+    ncells = start.shape[0]
     h0, _ = gather_bounds(start, st.gcols, st.table, st.binom)
     if h0 == 0:
-        return 0, 1, nxt
-    while depth >= 0:
-        m = nextm[depth]
-        if m >= nm:
-            depth -= 1
-            continue
-        nextm[depth] = m + 1
-        fam = first if depth == 0 else st.family[path[depth - 1]]
-        if st.blocked[fam, st.family[m]]:
-            continue
-        cur = stack[depth + 1]
-        for i in range(ncells):
-            cur[i] = stack[depth, st.moves[m, i]]
-        nodes += 1
-        h, _ = gather_bounds(cur, st.gcols, st.table, st.binom)
-        f = depth + 1 + h
-        if f > bound:
-            if f < nxt:
-                nxt = f
-            continue
-        path[depth] = m
-        if h == 0:
-            return depth + 1, nodes, nxt
-        if depth + 1 < bound:
-            depth += 1
-            nextm[depth] = 0
-        if nodes > budget:
-            return -2, nodes, nxt
-    return -1, nodes, nxt
+        return 0, 1, 1 << 30
+    stack = np.empty((bound + 1, ncells), np.uint8)
+    stack[0] = start
+    nextm = np.zeros(bound + 1, np.int64)
+    solved = np.empty((1, ncells), np.uint8)
+    moves = np.empty((1, bound), np.int64)
+    count, depth, nodes, nxt = _horizon_stream(st, bound, bound, stack, nextm, path, 0, solved, moves, budget,
+                                               0, 1, 0, np.zeros(1, np.int64))
+    if count:
+        path[:bound] = moves[0]
+        return bound, nodes, nxt
+    return (-2 if depth >= 0 else -1), nodes, nxt
 
 
 @njit(cache=True, inline="always")

@@ -232,13 +232,19 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     """:func:`solve_many`, yielding each answer as soon as it is found.
     Arguments, states and the database are checked at the call, before
     the first answer is asked for."""
+    check_request(method, time_limit)
+    parsed = parse_states(states)
+    store = store if store is not None else Store.open_if_present(db)
+    return _solutions(parsed, store, method, time_limit, length_only)
+
+
+def check_request(method: str, time_limit: float | None) -> None:
+    """A known method and a positive time limit (None: the default), or
+    one line saying what is wrong."""
     if method not in METHODS:
         raise WsdbError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
     if time_limit is not None and not time_limit > 0:
         raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
-    parsed = parse_states(states)
-    store = store if store is not None else Store.open_if_present(db)
-    return _solutions(parsed, store, method, time_limit, length_only)
 
 
 def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solution]:
