@@ -133,49 +133,54 @@ def nearest_goal(puzzle: Puzzle, cells: np.ndarray) -> np.ndarray:
 
 def solve_by_exchanges(puzzle: Puzzle, cells: np.ndarray) -> list[int]:
     """A move sequence solving ``cells`` (always succeeds; not short)."""
+    cur = cells.copy()
+    out: list[int] = []
+    while not puzzle.is_solved(cur):
+        seq = exchange_step(puzzle, cur)
+        out += seq
+        cur = puzzle.apply(cur, seq)
+    return simplify(puzzle.n, out)
+
+
+def exchange_step(puzzle: Puzzle, cur: np.ndarray) -> list[int]:
+    """One conjugated macro, the one fixing the most misplaced cells (with
+    respect to the nearest solved state) per move; it fixes at least one."""
     n, size = puzzle.n, puzzle.ncells
     double, cycle = macros(n)
     d2, f2, x2, e2 = setups(n, double.slots)
     d3, f3, x3, _ = setups(n, cycle.slots)
-    goal = nearest_goal(puzzle, cells)
-    cur = cells.copy()
-    out: list[int] = []
+    goal = nearest_goal(puzzle, cur)
     pos = np.arange(size)
-    while True:
-        wrong = np.flatnonzero(cur != goal)
-        if wrong.size == 0:
-            return simplify(n, out)
-        ok = (cur == goal).astype(np.int64)
-        best = (0.0, None, None)   # (gain per move, macro, placement index)
-        # double transpositions: a <-> b plus the collateral pair c <-> d
-        a, b = np.meshgrid(wrong, pos, indexing="ij")
-        a, b = a.ravel(), b.ravel()
-        keep = (cur[b] == goal[a]) & (a != b)
-        a, b = a[keep], b[keep]
-        i2 = a * size + b
-        c, d = e2[i2, 0].astype(np.int64), e2[i2, 1].astype(np.int64)
-        gain = (1 + _eq(cur[a], goal[b]) - ok[b]
-                + _eq(cur[d], goal[c]) - ok[c] + _eq(cur[c], goal[d]) - ok[d])
-        cost = np.where(d2[i2] >= 0, 2 * d2[i2] + len(double.seq), 1 << 20)
-        if gain.size:
-            j = int(np.argmax(gain / cost))
-            if gain[j] > 0:
-                best = (gain[j] / cost[j], double, int(i2[j]))
-        # 3-cycles a <- b <- c <- a, c any other cell: never a loss of progress
-        a0 = int(wrong[0])
-        bs = np.flatnonzero((cur == goal[a0]) & (pos != a0))
-        bb, cc = np.meshgrid(bs, pos, indexing="ij")
-        bb, cc = bb.ravel(), cc.ravel()
-        keep = (cc != a0) & (cc != bb)
-        bb, cc = bb[keep], cc[keep]
-        i3 = (a0 * size + bb) * size + cc
-        gain3 = 1 + _eq(cur[cc], goal[bb]) - ok[bb] + _eq(cur[a0], goal[cc]) - ok[cc]
-        cost3 = np.where(d3[i3] >= 0, 2 * d3[i3] + len(cycle.seq), 1 << 20)
-        j = int(np.argmax(gain3 / cost3))
-        if gain3[j] > 0 and gain3[j] / cost3[j] > best[0]:
-            best = (gain3[j] / cost3[j], cycle, int(i3[j]))
-        _, macro, i = best
-        setup = _path(f2, x2, i) if macro is double else _path(f3, x3, i)
-        seq = setup + list(macro.seq) + invert(n, setup)
-        out += seq
-        cur = puzzle.apply(cur, seq)
+    wrong = np.flatnonzero(cur != goal)
+    ok = (cur == goal).astype(np.int64)
+    best = (0.0, None, None)   # (gain per move, macro, placement index)
+    # double transpositions: a <-> b plus the collateral pair c <-> d
+    a, b = np.meshgrid(wrong, pos, indexing="ij")
+    a, b = a.ravel(), b.ravel()
+    keep = (cur[b] == goal[a]) & (a != b)
+    a, b = a[keep], b[keep]
+    i2 = a * size + b
+    c, d = e2[i2, 0].astype(np.int64), e2[i2, 1].astype(np.int64)
+    gain = (1 + _eq(cur[a], goal[b]) - ok[b]
+            + _eq(cur[d], goal[c]) - ok[c] + _eq(cur[c], goal[d]) - ok[d])
+    cost = np.where(d2[i2] >= 0, 2 * d2[i2] + len(double.seq), 1 << 20)
+    if gain.size:
+        j = int(np.argmax(gain / cost))
+        if gain[j] > 0:
+            best = (gain[j] / cost[j], double, int(i2[j]))
+    # 3-cycles a <- b <- c <- a, c any other cell: never a loss of progress
+    a0 = int(wrong[0])
+    bs = np.flatnonzero((cur == goal[a0]) & (pos != a0))
+    bb, cc = np.meshgrid(bs, pos, indexing="ij")
+    bb, cc = bb.ravel(), cc.ravel()
+    keep = (cc != a0) & (cc != bb)
+    bb, cc = bb[keep], cc[keep]
+    i3 = (a0 * size + bb) * size + cc
+    gain3 = 1 + _eq(cur[cc], goal[bb]) - ok[bb] + _eq(cur[a0], goal[cc]) - ok[cc]
+    cost3 = np.where(d3[i3] >= 0, 2 * d3[i3] + len(cycle.seq), 1 << 20)
+    j = int(np.argmax(gain3 / cost3))
+    if gain3[j] > 0 and gain3[j] / cost3[j] > best[0]:
+        best = (gain3[j] / cost3[j], cycle, int(i3[j]))
+    _, macro, i = best
+    setup = _path(f2, x2, i) if macro is double else _path(f3, x3, i)
+    return setup + list(macro.seq) + invert(n, setup)

@@ -21,9 +21,10 @@ then use the time left.
 Every answer is checked by applying its moves before it is returned, and
 carries a proven lower bound: the largest gather distance, and one more than
 the height of a partial tree that does not hold the state's class. When a
-search cannot finish (time limit, or no guide for the grid) the cell-exchange
-construction of :mod:`.exchange` completes the best state reached, so every
-state gets a verified sequence.
+search cannot finish (time limit, or no guide for the grid), repairs through
+the stored tree (:mod:`.repair`) and the cell-exchange construction of
+:mod:`.exchange` complete the best state reached, so every state gets a
+verified sequence.
 """
 from __future__ import annotations
 
@@ -56,7 +57,9 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 MEET_CHILDREN = {(8, 2): 8_000_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
-FINISH_SECONDS = 1.0        # phases stop this early: cell exchanges may still have to finish
+FINISH_SHARE = 0.25         # of the time limit, left by the phases for repairs and cell exchanges
+EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
+REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
 
 
@@ -191,14 +194,15 @@ def _phases(p: Problem, lower: int) -> Attempt:
     if p.coarse is None:
         return _beam(p, lower)
     c = p.puzzle.c
+    finish = FINISH_SHARE * (p.deadline - p.started)
     best, furthest, took = None, None, 0.0
     for first in range(c - 1):   # colour `first` gathers first: swap it with colour 0
-        if p.deadline - time.perf_counter() < 1.5 * took:
+        if p.deadline - finish - time.perf_counter() < 1.5 * took:
             break
         order = np.arange(c, dtype=np.uint8)
         order[[0, first]] = order[[first, 0]]
         began = time.perf_counter()
-        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - FINISH_SECONDS, order)
+        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - finish, order)
         took = max(took, time.perf_counter() - began)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
@@ -292,8 +296,8 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
                          f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
         attempt = _meet(p, lower, MEET_SHARE, phases=True) if method == "auto" else SEARCHES[method](p, lower)
     if attempt.found is None:
-        attempt = _complete_by_exchanges(p, attempt)
-        notes.append("the search did not reach solved; completed by cell exchanges (not optimal)")
+        attempt, how = _complete(p, attempt)
+        notes.append(f"the search did not reach solved; completed by {how} (not optimal)")
     return _finish(p, attempt, length_only, notes, stored)
 
 
@@ -309,14 +313,39 @@ def _stored_and_bound(p: Problem) -> tuple[int, int]:
     return stored, lower
 
 
-def _complete_by_exchanges(p: Problem, attempt: Attempt) -> Attempt:
-    """Finish with cell exchanges (always succeeds) from whichever waypoint
-    gives the shortest whole, then cut it short through the stored tree."""
+def _complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
+    """Finish from the waypoints the search left (always succeeds): repairs
+    through the stored tree (:mod:`.repair`) from the two nearest solved,
+    cell exchanges for whatever is left; the shortest whole is kept, then
+    cut short through the stored tree. Also says how it finished."""
     n = p.puzzle.n
-    path = min((simplify(n, moves + exchange.solve_by_exchanges(p.puzzle, x))
-                for x, moves in attempt.waypoints), key=len)
+    starts = attempt.waypoints
+    can_repair = p.guide.endgame is not None and p.store is not None
+    if can_repair:
+        from .repair import repair
+        rng = np.random.default_rng(0)
+        until = p.deadline - EXCHANGE_SECONDS
+        distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
+        starts = sorted(distinct, key=lambda w: (misfit_of(p.puzzle, w[0]), len(w[1])))[:REPAIR_FROM]
+    best = None
+    for x, moves in starts:
+        repaired, exchanged = [], 0
+        if can_repair:
+            repaired, x, exchanged = repair(p.guide, p.store, x, until, rng)
+        rest = exchange.solve_by_exchanges(p.puzzle, x)
+        path = simplify(n, moves + repaired + rest)
+        if best is None or len(path) < len(best[0]):
+            best = path, bool(repaired), bool(exchanged or rest)
+    path, repaired, exchanged = best
+    how = " and ".join(["repairs"] * repaired + ["cell exchanges"] * exchanged) or "its waypoints"
+    method = attempt.method + "+repair" * repaired + "+exchange" * exchanged
     found = shortcut(p.puzzle, p.cells, path, p.guide.endgame)
-    return Attempt(found, attempt.method + "+exchange", attempt.lower, attempt.timed_out)
+    return Attempt(found, method, attempt.lower, attempt.timed_out), how
+
+
+def misfit_of(puzzle: Puzzle, cells: np.ndarray) -> int:
+    """Cells differing from the nearest solved state."""
+    return int((cells != exchange.nearest_goal(puzzle, cells)).sum())
 
 
 def shortcut(puzzle: Puzzle, cells: np.ndarray, path: list[int], eg) -> Found:

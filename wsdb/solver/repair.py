@@ -1,0 +1,126 @@
+"""Repairs: finish a nearly solved state a few cells at a time.
+
+A search that stalls (the last 8x8 phase, a beam that misses the tree)
+leaves a state whose misplaced cells are few but too many for one meet in
+the middle. Take a solved state g agreeing with it on most cells, and a
+cycle S of misplaced cells whose colours g wants among themselves: a pair
+(cell i holds the colour cell j should have, and j the colour of i), or a
+three-cycle. The state V that equals g except on S, where it equals the
+state, is solved by meet in the middle with the stored tree in a few
+milliseconds (on 8x8 a pair is 8-12 moves from solved). Its sequence maps
+every cell outside S that holds g's colour to a cell of the new goal with
+that colour, and fixes S; cells that were misplaced stay misplaced. So each
+repair puts |S| more cells in place, and the state gets solved in about
+five moves a cell, where cell exchanges (:mod:`.exchange`), which move
+single cells with fixed macros, take fifteen or more.
+
+Of the cycles open at each step, the one with the most cells fixed per move
+is taken; a short first look (three forward levels) screens them, a deeper
+one (four) runs only when none is found that way.
+"""
+from __future__ import annotations
+
+import time
+from itertools import product
+
+import numpy as np
+
+from ..db.lookup import lookup_grid
+from ..db.store import Store
+from ..puzzle.moves import index
+from .exchange import exchange_step, nearest_goal
+from .guide import Guide
+from .meet import meet_in_the_middle
+
+#: (children of a level at most, cycles tried): a first look of three forward levels (on 8x8
+#: up to 10 moves, ~10 ms a cycle), then four (11 moves, ~60 ms). Five (12 moves) would take
+#: ~1 s a cycle, in one kernel call that no deadline interrupts: a cell exchange is cheaper.
+LADDER = ((1_000, 24), (30_000, 6))
+GOOD = 0.25                   # cells fixed per move that end the screening at once (a pair in 8)
+WHOLE_UP_TO = 6               # misplaced cells at most for trying the whole state at once
+TRIES = LADDER[0][1]          # pairs (and three-cycles) drawn per step
+
+
+def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
+           rng: np.random.Generator) -> tuple[list[int], np.ndarray, int]:
+    """Moves taking ``cells`` towards solved, repair by repair, and the
+    state they reach: solved, or where time ran out (the caller finishes
+    from there). Where no cycle is within reach, one cell exchange
+    (:func:`.exchange.exchange_step`) moves on; the third value counts
+    them. ``rng`` picks which cycles to screen when there are many."""
+    puzzle = guide.puzzle
+    x = cells.copy()
+    out: list[int] = []
+    exchanges = 0
+    while time.perf_counter() < deadline:
+        goal = nearest_goal(puzzle, x)
+        wrong = np.flatnonzero(x != goal)
+        if wrong.size == 0:
+            break
+        step = _best_step(guide, store, x, goal, wrong, deadline, rng)
+        if step is None:   # no cycle within reach: one cell exchange, then repairs again
+            step = exchange_step(puzzle, x)
+            exchanges += 1
+        y = puzzle.apply(x, step)
+        if (y != nearest_goal(puzzle, y)).sum() >= wrong.size:   # never loop: a repair must gain
+            break
+        x, out = y, out + step
+    return out, x, exchanges
+
+
+def _best_step(guide, store, x, goal, wrong, deadline, rng) -> list[int] | None:
+    cycles = _cycles(x, goal, wrong, rng)
+    if wrong.size <= WHOLE_UP_TO:
+        cycles.insert(0, wrong)
+    for children, tries in LADDER:
+        best, rate = None, 0.0
+        for s in cycles[:tries]:
+            if time.perf_counter() > deadline:
+                return best
+            v = goal.copy()
+            v[s] = x[s]
+            seq = solve_near(guide, store, v, deadline, children)
+            if seq is not None and len(s) / max(len(seq), 1) > rate:
+                best, rate = seq, len(s) / max(len(seq), 1)
+                if rate >= GOOD:
+                    break
+        if best is not None:
+            return best
+    return None
+
+
+def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    """Pairs, then three-cycles, of misplaced cells whose colours the goal
+    wants among themselves; a random selection of ``TRIES`` of each."""
+    c = int(goal.max()) + 1
+    group = {(a, b): wrong[(goal[wrong] == a) & (x[wrong] == b)] for a in range(c) for b in range(c) if a != b}
+    pairs = [np.array(p) for a in range(c) for b in range(a + 1, c)
+             for p in product(group[a, b], group[b, a])]
+    triples = [np.array(t) for a in range(c) for b in range(c) for d in range(c)
+               if len({a, b, d}) == 3 and a < b and a < d
+               for t in product(group[a, b][:4], group[b, d][:4], group[d, a][:4])]
+    quads = [np.concatenate([pairs[i], pairs[j]]) for i, j in rng.integers(0, len(pairs), (TRIES, 2))
+             if not set(pairs[i]) & set(pairs[j])] if len(pairs) > 1 else []
+    out = []
+    for found in (quads, pairs, triples):
+        if len(found) > TRIES:
+            found = [found[i] for i in rng.choice(len(found), TRIES, replace=False)]
+        out += found
+    return out
+
+
+def solve_near(guide: Guide, store: Store, v: np.ndarray, deadline: float, children: int) -> list[int] | None:
+    """A shortest sequence solving ``v`` when it is within the stored tree
+    plus the forward levels ``children`` allows; None otherwise."""
+    eg = guide.endgame
+    if int(eg.depth(v[None])[0]) >= 0:
+        return _tree_moves(guide, store, v)
+    found, _, _ = meet_in_the_middle(guide, v, deadline, children)
+    if found is None:
+        return None
+    return found.path + (_tree_moves(guide, store, found.meet) if found.rest else [])
+
+
+def _tree_moves(guide: Guide, store: Store, v: np.ndarray) -> list[int]:
+    n = guide.puzzle.n
+    return [index(n, name) for name in lookup_grid(store, guide.puzzle, v[None])[0].moves]
