@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
@@ -89,3 +90,10 @@ class Found:
     @property
     def length(self) -> int:
         return len(self.path) + self.rest
+
+    def moves(self, store: Store, puzzle: Puzzle) -> list[int]:
+        """Every move as an index: the path, then the stored tail (one lookup)."""
+        if not self.rest:
+            return list(self.path)
+        tail = lookup_grid(store, puzzle, self.meet[None])[0].moves
+        return self.path + [puzzle.move_index(name) for name in tail]

@@ -31,10 +31,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..puzzle import Puzzle
-from ..puzzle.moves import index, permutation_of
+from ..puzzle.moves import permutation_of
 from .beam import beam_search
 from .guide import Found, Guide
 from .kernels import misfit
@@ -87,7 +86,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         if k == c:
             meet = None if found.meet is None else relabel_back(found.meet, relabel)
             return Chain(Found(path + found.path, meet, found.rest), k - 1, [])
-        seg = found.path + _tree_moves(store, guide.puzzle, found)
+        seg = found.moves(store, guide.puzzle)
         x = x[permutation_of(puzzle.moves, seg)]
         path += seg
     raise AssertionError("unreachable: the last phase returns")
@@ -119,11 +118,3 @@ def _phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | No
         if met is not None:
             return Found(moves + met.path, met.meet, met.rest), []
     return None, [waypoints[i][1] for i in ranked[:MEET_TRIES]]
-
-
-def _tree_moves(store: Store, puzzle: Puzzle, found: Found) -> list[int]:
-    """The stored optimal moves from ``found.meet`` to solved, as indices."""
-    if not found.rest:
-        return []
-    return [index(puzzle.n, name) for name in lookup_grid(store, puzzle, found.meet[None])[0].moves]
-

@@ -31,11 +31,9 @@ from itertools import product
 
 import numpy as np
 
-from ..db.lookup import lookup_grid
 from ..db.store import Store
-from ..puzzle.moves import index
 from .exchange import exchange_step, nearest_goal
-from .guide import Guide
+from .guide import Found, Guide
 from .meet import meet_in_the_middle
 
 #: (children of a level at most, cycles tried): a first look of three forward levels (on 8x8
@@ -55,22 +53,20 @@ def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
     (:func:`.exchange.exchange_step`) moves on; the third value counts
     them. ``rng`` picks which cycles to screen when there are many."""
     puzzle = guide.puzzle
-    x = cells.copy()
-    out: list[int] = []
-    exchanges = 0
-    while time.perf_counter() < deadline:
-        goal = nearest_goal(puzzle, x)
-        wrong = np.flatnonzero(x != goal)
-        if wrong.size == 0:
-            break
+    x, out, exchanges = cells.copy(), [], 0
+    goal = nearest_goal(puzzle, x)
+    wrong = np.flatnonzero(x != goal)
+    while wrong.size and time.perf_counter() < deadline:
         step = _best_step(guide, store, x, goal, wrong, deadline, rng)
         if step is None:   # no cycle within reach: one cell exchange, then repairs again
             step = exchange_step(puzzle, x)
             exchanges += 1
         y = puzzle.apply(x, step)
-        if (y != nearest_goal(puzzle, y)).sum() >= wrong.size:   # never loop: a repair must gain
+        y_goal = nearest_goal(puzzle, y)
+        y_wrong = np.flatnonzero(y != y_goal)
+        if y_wrong.size >= wrong.size:   # never loop: a repair must gain
             break
-        x, out = y, out + step
+        x, goal, wrong, out = y, y_goal, y_wrong, out + step
     return out, x, exchanges
 
 
@@ -86,8 +82,11 @@ def _best_step(guide, store, x, goal, wrong, deadline, rng) -> list[int] | None:
             v = goal.copy()
             v[s] = x[s]
             seq = solve_near(guide, store, v, deadline, children)
-            if seq is not None and len(s) / max(len(seq), 1) > rate:
-                best, rate = seq, len(s) / max(len(seq), 1)
+            if seq is None:
+                continue
+            gain = len(s) / max(len(seq), 1)
+            if gain > rate:
+                best, rate = seq, gain
                 if rate >= GOOD:
                     break
         if best is not None:
@@ -119,15 +118,6 @@ def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray, rng: np.random.G
 def solve_near(guide: Guide, store: Store, v: np.ndarray, deadline: float, children: int) -> list[int] | None:
     """A shortest sequence solving ``v`` when it is within the stored tree
     plus the forward levels ``children`` allows; None otherwise."""
-    eg = guide.endgame
-    if int(eg.depth(v[None])[0]) >= 0:
-        return _tree_moves(guide, store, v)
-    found, _, _ = meet_in_the_middle(guide, v, deadline, children)
-    if found is None:
-        return None
-    return found.path + (_tree_moves(guide, store, found.meet) if found.rest else [])
-
-
-def _tree_moves(guide: Guide, store: Store, v: np.ndarray) -> list[int]:
-    n = guide.puzzle.n
-    return [index(n, name) for name in lookup_grid(store, guide.puzzle, v[None])[0].moves]
+    depth = int(guide.endgame.depth(v[None])[0])
+    found = Found([], v, depth) if depth >= 0 else meet_in_the_middle(guide, v, deadline, children)[0]
+    return None if found is None else found.moves(store, guide.puzzle)

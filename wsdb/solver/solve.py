@@ -326,7 +326,7 @@ def _complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
         rng = np.random.default_rng(0)
         until = p.deadline - EXCHANGE_SECONDS
         distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
-        starts = sorted(distinct, key=lambda w: (misfit_of(p.puzzle, w[0]), len(w[1])))[:REPAIR_FROM]
+        starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))[:REPAIR_FROM]
     best = None
     for x, moves in starts:
         repaired, exchanged = [], 0
@@ -343,7 +343,7 @@ def _complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
     return Attempt(found, method, attempt.lower, attempt.timed_out), how
 
 
-def misfit_of(puzzle: Puzzle, cells: np.ndarray) -> int:
+def _misplaced(puzzle: Puzzle, cells: np.ndarray) -> int:
     """Cells differing from the nearest solved state."""
     return int((cells != exchange.nearest_goal(puzzle, cells)).sum())
 

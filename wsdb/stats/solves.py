@@ -118,8 +118,7 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
             counts, _ = np.histogram(values, edges)
             left.bar(centres + (k - (len(series) - 1) / 2) * width, counts, width=width, label=lab,
                      color="#888888" if k == 0 else None)
-        ref = first
-        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(ref)} states"
+        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(first)} states"
                        + (f", {step} moves a bar)" if step > 1 else ")"))
         left.set_xlabel("moves")
         left.xaxis.set_major_locator(MaxNLocator(integer=True))
