@@ -89,3 +89,33 @@ def test_phases_need_the_coarser_trees(tmp_path):
     wsdb.build(4, 4, db=db, max_depth=3)
     sol = wsdb.solve("1234/3412/2143/4321", db=db, method="phases", time_limit=5)
     assert sol.method.startswith("beam")   # no 4x4 two- and three-colour trees: the beam instead
+
+
+def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_path, monkeypatch):
+    import wsdb.solver.phases as phases
+    db = _partial_db(tmp_path, 2)
+    store = Store.open(db)
+    real = phases.beam_search
+
+    def stalls_in_two_colours(guide, start, width, deadline):
+        return (None, [(start, [])]) if guide.c == 2 else real(guide, start, width, deadline)
+
+    monkeypatch.setattr(phases, "beam_search", stalls_in_two_colours)
+    monkeypatch.setattr(phases, "meet_in_the_middle", lambda *args: (None, 0, False))
+    p, two = wrapslide(4, 3), wrapslide(4, 2)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3)}
+    tried = 0
+    for cells in random_states(p, 6, seed=17):
+        if two.is_solved(coarsen(cells, 2)):
+            continue
+        tried += 1
+        chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30)
+        assert chain.phases_done >= 1   # without the repair the chain would end at once
+        if chain.found is None:          # the last phase stalled: it starts from a repaired first phase
+            state, path = chain.reached[0]
+            assert two.is_solved(coarsen(state, 2))
+            assert (p.apply(cells, path) == state).all()
+        else:
+            state = p.apply(cells, chain.found.path)
+            assert chain.found.rest or p.is_solved(state)
+    assert tried >= 4

@@ -23,6 +23,11 @@ are tried (four cells for about 10 moves); a candidate fixing a quarter
 of a cell per move or more is taken at once, else the best rate found.
 Screening a mix instead (eight of each kind) was no better on six 8x8
 four-colour states (mean 143.5 moves against 117.7).
+
+Where the grid has a transposition table (:mod:`.transpositions`: four
+colours), a step costs no search: the best transposition is looked up, and
+only the whole state (at most six misplaced) and two disjoint pairs are
+searched, where they beat it. No step then falls back to a cell exchange.
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ from ..db.store import Store
 from .exchange import exchange_step, nearest_goal
 from .guide import Found, Guide
 from .meet import meet_in_the_middle
+from .transpositions import best_transposition
 
 #: (children of a level at most, cycles tried): a first look of three forward levels (on 8x8
 #: up to 10 moves, ~10 ms a cycle), then four (11 moves, ~60 ms). Five (12 moves) would take
@@ -42,22 +48,26 @@ from .meet import meet_in_the_middle
 LADDER = ((1_000, 24), (30_000, 6))
 GOOD = 0.25                   # cells fixed per move that end the screening at once (a pair in 8)
 WHOLE_UP_TO = 6               # misplaced cells at most for trying the whole state at once
+DEEP_WHEN = 2.0               # seconds left at least, for a table step's deeper searches
 TRIES = LADDER[0][1]          # candidates of each kind drawn per step
 
 
 def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
-           rng: np.random.Generator) -> tuple[list[int], np.ndarray, int]:
+           rng: np.random.Generator, table: np.ndarray | None = None) -> tuple[list[int], np.ndarray, int]:
     """Moves taking ``cells`` towards solved, repair by repair, and the
     state they reach: solved, or where time ran out (the caller finishes
-    from there). Where no cycle is within reach, one cell exchange
-    (:func:`.exchange.exchange_step`) moves on; the third value counts
-    them. ``rng`` picks which cycles to screen when there are many."""
+    from there). With a ``table`` of transpositions (:mod:`.transpositions`)
+    a step searches only where it can beat the table's best. Where no cycle
+    is within reach, one cell exchange (:func:`.exchange.exchange_step`)
+    moves on; the third value counts them. ``rng`` picks which cycles to
+    screen when there are many."""
     puzzle = guide.puzzle
     x, out, exchanges = cells.copy(), [], 0
     goal = nearest_goal(puzzle, x)
     wrong = np.flatnonzero(x != goal)
-    while wrong.size and time.perf_counter() < deadline:
-        step = _best_step(guide, store, x, goal, wrong, deadline, rng)
+    while wrong.size and (table is not None or time.perf_counter() < deadline):   # look-ups take no time
+        step = (_best_step(guide, store, x, goal, wrong, deadline, rng) if table is None
+                else _table_step(guide, store, table, x, goal, wrong, deadline, rng))
         if step is None:   # no cycle within reach: one cell exchange, then repairs again
             step = exchange_step(puzzle, x)
             exchanges += 1
@@ -71,32 +81,49 @@ def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
 
 
 def _best_step(guide, store, x, goal, wrong, deadline, rng) -> list[int] | None:
-    cycles = _cycles(x, goal, wrong, rng)
-    if wrong.size <= WHOLE_UP_TO:
-        cycles.insert(0, wrong)
+    quads, pairs, triples = _cycles(x, goal, wrong, rng)
+    cycles = ([wrong] if wrong.size <= WHOLE_UP_TO else []) + quads + pairs + triples
     for children, tries in LADDER:
-        best, rate = None, 0.0
-        for s in cycles[:tries]:
-            if time.perf_counter() > deadline:
-                return best
-            v = goal.copy()
-            v[s] = x[s]
-            seq = solve_near(guide, store, v, deadline, children)
-            if seq is None:
-                continue
-            gain = len(s) / max(len(seq), 1)
-            if gain > rate:
-                best, rate = seq, gain
-                if rate >= GOOD:
-                    break
+        best, _ = _screen(guide, store, x, goal, cycles[:tries], deadline, children, None, 0.0)
         if best is not None:
             return best
     return None
 
 
-def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
-    """Two disjoint pairs, then pairs, then three-cycles, of misplaced cells
-    whose colours the goal wants among themselves; a random selection of
+def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int]:
+    """The best transposition from the table, unless a search finds the
+    whole state (at most six misplaced) or two disjoint pairs at a better
+    rate; searches only while time is left."""
+    rate, best = best_transposition(table, x, goal, wrong)
+    cycles = ([wrong] if wrong.size <= WHOLE_UP_TO else []) + _cycles(x, goal, wrong, rng)[0]
+    for children, tries in LADDER:
+        if children > LADDER[0][0] and deadline - time.perf_counter() < DEEP_WHEN:
+            break
+        best, rate = _screen(guide, store, x, goal, cycles[:tries], deadline, children, best, rate)
+    return best
+
+
+def _screen(guide, store, x, goal, cycles, deadline, children, best, rate):
+    """Solve each cycle as a near-solved state (until the deadline, or one
+    fixes ``GOOD`` cells a move); (moves, cells fixed per move) of the best,
+    or the ``best``, ``rate`` given when none beats them."""
+    for s in cycles:
+        if time.perf_counter() > deadline:
+            break
+        v = goal.copy()
+        v[s] = x[s]
+        seq = solve_near(guide, store, v, deadline, children)
+        if seq is not None and len(s) / max(len(seq), 1) > rate:
+            best, rate = seq, len(s) / max(len(seq), 1)
+            if rate >= GOOD:
+                break
+    return best, rate
+
+
+def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray,
+            rng: np.random.Generator) -> tuple[list[np.ndarray], ...]:
+    """(two disjoint pairs, pairs, three-cycles) of misplaced cells whose
+    colours the goal wants among themselves; a random selection of
     ``TRIES`` of each kind."""
     c = int(goal.max()) + 1
     group = {(a, b): wrong[(goal[wrong] == a) & (x[wrong] == b)] for a in range(c) for b in range(c) if a != b}
@@ -107,12 +134,8 @@ def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray, rng: np.random.G
                for t in product(group[a, b][:4], group[b, d][:4], group[d, a][:4])]
     quads = [np.concatenate([pairs[i], pairs[j]]) for i, j in rng.integers(0, len(pairs), (TRIES, 2))
              if not set(pairs[i]) & set(pairs[j])] if len(pairs) > 1 else []
-    out = []
-    for found in (quads, pairs, triples):
-        if len(found) > TRIES:
-            found = [found[i] for i in rng.choice(len(found), TRIES, replace=False)]
-        out += found
-    return out
+    return tuple([found[i] for i in rng.choice(len(found), TRIES, replace=False)] if len(found) > TRIES
+                 else found for found in (quads, pairs, triples))
 
 
 def solve_near(guide: Guide, store: Store, v: np.ndarray, deadline: float, children: int) -> list[int] | None:

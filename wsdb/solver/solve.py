@@ -24,7 +24,9 @@ the height of a partial tree that does not hold the state's class. When a
 search cannot finish (time limit, or no guide for the grid), repairs through
 the stored tree (:mod:`.repair`) and the cell-exchange construction of
 :mod:`.exchange` complete the best state reached, so every state gets a
-verified sequence.
+verified sequence. On four-colour grids a table of transpositions
+(:mod:`.transpositions`, derived once per database, cached beside it)
+makes repairs look-ups, and prices the states a finish may start from.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ from ..puzzle.moves import simplify
 from . import exchange
 from .beam import beam_search
 from .guide import Found, Guide, guide_for
+from .transpositions import transpositions
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores
@@ -54,12 +57,13 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 #: a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves;
 #: on 6x6 only 3-4 levels (0.05 s): the same lengths, bounds one lower, and a state takes
 #: 0.3 s instead of 0.75 s (three colours), 0.9 s instead of 1.5 s (four)
-MEET_CHILDREN = {(8, 2): 8_000_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
+MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
 FINISH_SHARE = 0.25         # of the time limit, left by the phases for repairs and cell exchanges
 EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
+PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
 MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
 
 
@@ -96,6 +100,8 @@ class Problem:
     started: float              # when work on this state began
     #: the guide of the k-colour grid, for phases; None where the coarser trees are missing
     coarse: Callable[[int], Guide] | None = None
+    #: the grid's transposition table (:mod:`.transpositions`), for repairs; None where there is none
+    table: np.ndarray | None = None
 
     @property
     def width(self) -> int:
@@ -195,22 +201,26 @@ def _phases(p: Problem, lower: int) -> Attempt:
         return _beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * (p.deadline - p.started)
-    best, furthest, took = None, None, 0.0
+    best, furthest, took, reached = None, None, 0.0, []
     for first in range(c - 1):   # colour `first` gathers first: swap it with colour 0
         if p.deadline - finish - time.perf_counter() < 1.5 * took:
             break
         order = np.arange(c, dtype=np.uint8)
         order[[0, first]] = order[[first, 0]]
         began = time.perf_counter()
-        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - finish, order)
+        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - finish, order,
+                           last_meet=p.table is None)
         took = max(took, time.perf_counter() - began)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
         if furthest is None or chain.phases_done > furthest.phases_done:
             furthest = chain
+        if chain.found is None and chain.phases_done == c - 2:   # stalled in the last phase
+            reached += chain.reached
     if best is not None:
         return Attempt(best, "phases", lower)
-    start = [(p.cells, [])] if furthest is None else furthest.reached
+    # where a table prices the finish, every run's last stall competes; else the furthest run's
+    start = [(p.cells, [])] if furthest is None else reached if p.table is not None and reached else furthest.reached
     return Attempt(None, "phases", lower, time.perf_counter() > p.deadline, start)
 
 
@@ -260,6 +270,7 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
         return guides[n, c]
 
     phased: dict[tuple[int, int], bool] = {}
+    tables: dict[tuple[int, int], np.ndarray | None] = {}
     for puzzle, cells in parsed:
         started = time.perf_counter()
         n, c = puzzle.n, puzzle.c
@@ -269,10 +280,12 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
                 for k in range(2, c):   # load before any time limit starts
                     guide(n, k)
         own = guide(n, c)
+        if (n, c) not in tables:   # once per grid (and once per database: it is cached)
+            tables[n, c] = transpositions(own, store) if store is not None and method != "optimal" else None
         # the limit is for searching: a first use may spend long deriving tables and compiling
         deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
-        problem = Problem(puzzle, cells, store, own, deadline, started, coarse)
+        problem = Problem(puzzle, cells, store, own, deadline, started, coarse, tables[n, c])
         yield _solve(problem, method, length_only)
 
 
@@ -326,12 +339,16 @@ def _complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
         rng = np.random.default_rng(0)
         until = p.deadline - EXCHANGE_SECONDS
         distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
-        starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))[:REPAIR_FROM]
+        starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))
+        if p.table is not None:   # the table prices the nearest: moves so far plus transpositions
+            from .transpositions import estimate
+            starts = sorted(starts[:PRICED], key=lambda w: len(w[1]) + estimate(p.puzzle, p.table, w[0]))
+        starts = starts[:REPAIR_FROM]
     best = None
     for x, moves in starts:
         repaired, exchanged = [], 0
         if can_repair:
-            repaired, x, exchanged = repair(p.guide, p.store, x, until, rng)
+            repaired, x, exchanged = repair(p.guide, p.store, x, until, rng, p.table)
         rest = exchange.solve_by_exchanges(p.puzzle, x)
         path = simplify(n, moves + repaired + rest)
         if best is None or len(path) < len(best[0]):
