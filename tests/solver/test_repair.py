@@ -8,24 +8,16 @@ import pytest
 
 import wsdb
 import wsdb.solver.solve as solve_module
-from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.exchange import nearest_goal
-from wsdb.solver.guide import guide_for
 from wsdb.solver.repair import LADDER, repair, solve_near
 
-DEPTH = 4   # the partial four-colour tree: 4x4 four colours reach 12 moves and more
+from .conftest import PARTIAL_DEPTH as DEPTH
 
 
-@pytest.fixture(scope="module")
-def partial(tmp_path_factory):
-    """4x4 four colours stored to depth 4 (the two-colour tree gives the gather table)."""
-    db = tmp_path_factory.mktemp("repair") / "partial.sqlite"
-    wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=DEPTH)
-    store = Store.open(db)
-    yield db, store, guide_for(wrapslide(4, 4), store)
-    store.close()
+@pytest.fixture
+def partial(partial4):
+    return partial4
 
 
 def _swapped(goal: np.ndarray, rng: np.random.Generator, pairs: int) -> np.ndarray:

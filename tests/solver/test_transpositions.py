@@ -6,25 +6,16 @@ import time
 import numpy as np
 import pytest
 
-import wsdb
-from wsdb.db.store import Store
 from wsdb.puzzle import random_states, wrapslide
-from wsdb.solver.guide import guide_for
 from wsdb.solver.repair import repair
 from wsdb.solver.transpositions import applies, derive, sequence, transpositions
 
-DEPTH = 4   # a partial four-colour tree: pairs lie 7-9 moves from solved, beyond it
 
 
-@pytest.fixture(scope="module")
-def partial(tmp_path_factory):
-    db = tmp_path_factory.mktemp("transpositions") / "partial.sqlite"
-    wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=DEPTH)
-    store = Store.open(db)
-    guide = guide_for(wrapslide(4, 4), store)
-    yield store, guide, transpositions(guide, store)
-    store.close()
+@pytest.fixture
+def partial(partial4):
+    _, store, guide = partial4
+    return store, guide, transpositions(guide, store)
 
 
 def test_only_grids_whose_goals_group_cells_alike_have_a_table():

@@ -219,8 +219,10 @@ def _phases(p: Problem, lower: int) -> Attempt:
             reached += chain.reached
     if best is not None:
         return Attempt(best, "phases", lower)
-    # where a table prices the finish, every run's last stall competes; else the furthest run's
-    start = [(p.cells, [])] if furthest is None else reached if p.table is not None and reached else furthest.reached
+    if p.table is not None and reached:   # the table prices the finish: every run's last stall competes
+        start = reached
+    else:
+        start = furthest.reached if furthest is not None else [(p.cells, [])]
     return Attempt(None, "phases", lower, time.perf_counter() > p.deadline, start)
 
 
