@@ -12,13 +12,14 @@ from wsdb.cli import main
 from .bruteforce import brute_force
 
 REFERENCE = Path(__file__).resolve().parent / "data" / "thesis.json"
+PUZZLES = Path(__file__).resolve().parent / "data" / "puzzles.json"
 
 
 def pytest_collection_modifyitems(items):
     # tests that read published numbers also run from a lone copy of the
     # repository (tests/test_standalone.py), by this marker
     for item in items:
-        if "thesis" in getattr(item, "fixturenames", ()):
+        if {"thesis", "published"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.reads_files)
 
 
@@ -26,6 +27,13 @@ def pytest_collection_modifyitems(items):
 def thesis():
     """Published numbers, each block with its source (tests/data/thesis.json)."""
     return json.loads(REFERENCE.read_text())
+
+
+@pytest.fixture(scope="session")
+def published():
+    """The other puzzles' published numbers, each with its source
+    (tests/data/puzzles.json)."""
+    return json.loads(PUZZLES.read_text())
 
 
 @pytest.fixture(scope="session")

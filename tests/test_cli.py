@@ -162,3 +162,37 @@ def test_solve_and_eval_offer_every_method_of_the_library():
     for command in (solve, eval_cmd):
         method = next(p for p in command.params if p.name == "method")
         assert tuple(method.type.choices) == METHODS
+
+
+def test_census_names_every_puzzle_of_the_catalog():
+    from wsdb.cli import PUZZLES
+    from wsdb.puzzle.catalog import NAMES
+    assert PUZZLES == NAMES
+
+
+def test_census_prints_the_distribution(run):
+    r = run("census", "--puzzle", "rubiks-slide-easy", "--n", 3, "-q")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("rubiks-slide-easy 3x3 123/456/789: 36 states, largest distance from the goal 4")
+    assert [int(x.split()[1]) for x in lines[1:]] == [1, 6, 13, 12, 4]
+
+
+def test_census_json_with_diameter(run):
+    r = run("census", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1100/0000/0000/0000", "--diameter", "--json")
+    out = json.loads(r.stdout)
+    assert (out["states"], out["height"], out["diameter"]) == (32, 3, 4)
+    assert sum(lv["states"] for lv in out["levels"]) == 32
+    assert "depth" in r.stderr   # progress lines
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("--n", 4), "wrapslide needs --c"),
+    (("--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected 3 rows of 3 symbols"),
+    (("--puzzle", "rubeish", "--n", 3, "--c", 3), "give rubeish a --goal"),
+    (("--puzzle", "nope", "--n", 3), "Invalid value for '--puzzle'"),
+])
+def test_census_refuses_bad_input_in_one_line(run, args, fragment):
+    r = run("census", *args)
+    assert r.exit_code == 2
+    assert fragment in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -113,6 +113,7 @@ def main():
       wsdb verify --n 4 --c 4           # prove the stored tree right
       wsdb solve 123412/341234/214321/432143/123412/341234   # any grid
       sqlite3 db/wsdb.sqlite "select * from levels where n=4 and c=4"
+      wsdb census --puzzle rubeish --n 3   # another puzzle's states by distance
 
     States are n lines of n symbols, or one line with rows split by '/', ','
     or spaces, or n*n symbols in a row; any 2-4 distinct symbols name the
@@ -174,6 +175,64 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
                 else f"depths 0-{row['height']} (partial)")
         click.echo(f"{n}x{n} {c}-colour: {row['classes']:,} classes, {row['states']:,} states, {what}; "
                    f"{row['seconds']:.2f} s")
+
+
+# the puzzle names, spelled out so that `wsdb --help` loads no puzzle module
+# (tests/test_cli.py checks them against wsdb.puzzle.catalog.NAMES)
+PUZZLES = ("wrapslide", "rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "rotate2x2")
+
+
+@main.command()
+@click.option("--puzzle", type=click.Choice(PUZZLES), default="wrapslide", show_default=True,
+              help="Which puzzle (docs/puzzles.md).")
+@click.option("--n", "n", type=int, required=True, help="Board size n (n x n).")
+@click.option("--c", "c", type=int, default=None, help="Wrapslide only: number of colours, 2-4.")
+@click.option("--goal", default=None, metavar="STATE",
+              help="Other puzzles: the goal, one symbol per cell, rows split by '/' "
+                   "(default: distinct pieces 1..9, A..G in reading order). Fewer symbols "
+                   "make a coloured variant, e.g. 1110/0100/0000/0000.")
+@click.option("--diameter", is_flag=True,
+              help="Also the diameter, the largest distance between any two states "
+                   "(all-pairs search; games of up to 50,000 states).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@json_option
+@clean_errors
+def census(puzzle, n, c, goal, diameter, quiet, as_json):
+    """Count the states at each distance from the goal, in memory, and
+    print God's number; nothing is stored.
+
+    \b
+    Examples:
+      wsdb census --puzzle rubeish --n 3                 # 181,440 states, God's number 8
+      wsdb census --puzzle rubiks-slide-hard --n 3       # 362,880 states, 17
+      wsdb census --puzzle rubiks-slide-hard --n 4 --goal 1110/0100/0000/0000 --diameter
+
+    For distinct pieces every state looks alike, so the largest distance
+    from the goal is God's number. A coloured goal (a subgame) is not: the
+    largest distance from the goal can be smaller than the diameter, which
+    --diameter computes.
+    """
+    from .db.census import census as run_census
+    from .puzzle.catalog import get_puzzle
+
+    if puzzle == "wrapslide" and c is None:
+        raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
+    p = get_puzzle(puzzle, n, c=c, goal=goal)
+
+    def progress(level, seconds):
+        if not quiet:
+            click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
+                       f"  {seconds:8.2f} s", err=True)
+
+    result = run_census(p, all_pairs=diameter, progress=progress)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(f"{p.label}: {result.total:,} states, largest distance from the goal {result.height}"
+               + (f", diameter {result.diameter}" if result.diameter is not None else "")
+               + f"; {result.seconds:.2f} s")
+    for d, states in enumerate(result.states):
+        click.echo(f"{d:4d} {states:>14,}")
 
 
 def _compile_notice(n: int, c: int, solver: bool = False) -> None:

@@ -159,9 +159,10 @@ def _first_level(eng: Engine, root: str) -> Level:
 
 
 def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
-         progress: Progress | None = None) -> Tree:
+         progress: Progress | None = None, max_classes: int | None = None) -> Tree:
     """Run the breadth-first search in memory and return the tree (every
-    level with its arrays; :func:`build` stores instead)."""
+    level with its arrays; :func:`build` stores instead). A level of more
+    than ``max_classes`` classes is not expanded: WsdbError instead."""
     t0 = time.perf_counter()
     level = _first_level(eng, root)
     tree = Tree(eng.puzzle.n, eng.puzzle.c, root, max_depth, False, 0.0, [level])
@@ -169,6 +170,9 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
         progress(level, time.perf_counter() - t0)
     seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
     while max_depth is None or level.depth < max_depth:
+        if max_classes is not None and level.classes > max_classes:
+            raise WsdbError(f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
+                            f"than the {max_classes:,} counted in memory")
         nxt = next_level(eng, level, seen_prev)
         if nxt is None:
             tree.complete = True

@@ -151,7 +151,7 @@ def _quadrant_masks(layout: KeyLayout, puzzle: Puzzle) -> np.ndarray:
     and for keys of more than two words."""
     out = np.zeros((4, 2), np.uint64)
     n = puzzle.n
-    if n % 2 or layout.words > 2:
+    if n % 2 or layout.words > 2 or layout.bits > 2:   # the signature reads 1- or 2-bit cells
         return out
     rows, cols = np.divmod(np.arange(puzzle.ncells), n)
     quadrant = 2 * (rows >= n // 2) + (cols >= n // 2)

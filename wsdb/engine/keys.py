@@ -4,6 +4,7 @@ A state of N = n*n cells with colours 0..c-1 becomes the integer
 
     key = sum_i colour(cell i) << (b * (N - 1 - i)),   b = 1 if c == 2 else 2
 
+(other puzzles' labels: b = the bits of c - 1, so 9 labels take 4 bits)
 so cell (0,0) is the most significant field and numeric order is the
 lexicographic order of the row-major cell sequence, as in the thesis
 (Table 3.2: one bit per cell for two colours, two bits otherwise). In memory
@@ -33,7 +34,10 @@ class KeyLayout:
 
     @classmethod
     def for_colours(cls, ncells: int, c: int) -> "KeyLayout":
-        return cls(ncells, 1 if c == 2 else 2)
+        """One bit per cell for two colours, two for three or four (the
+        thesis' layout); other puzzles' labels take as many bits as they need
+        (up to 16 labels in 4)."""
+        return cls(ncells, max(1, (c - 1).bit_length()))
 
     @property
     def total_bits(self) -> int:

@@ -28,10 +28,12 @@ MAX_N = 16
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """One (n, c) Wrapslide grid as data for the generic engine."""
+    """One puzzle on an n x n board as data for the generic engine: a
+    Wrapslide grid (:func:`wrapslide`) or another puzzle's definition
+    (:mod:`wsdb.puzzle.catalog`)."""
 
     n: int
-    c: int
+    c: int                           # number of distinct labels (colours)
     counts: tuple[int, ...]          # cells per colour, colour 0 first
     moves: np.ndarray                # (M, n*n) cell permutations
     move_names: tuple[str, ...]      # thesis notation, same order as moves
@@ -43,6 +45,9 @@ class Puzzle:
     map_base: np.ndarray | None      # maps = these, each then a half-grid translation
                                      # (None: no such structure; the engine uses every map)
     solved: np.ndarray = field(repr=False)  # (s, n*n) every solved state
+    name: str = "wrapslide"          # the puzzle's name in the CLI and the database
+    symbols: str = ""                # how labels 0..c-1 are written ("" -> digits 1..c)
+    goal: str = ""                   # another puzzle: its goal as text (its database's root)
 
     @property
     def ncells(self) -> int:
@@ -50,11 +55,16 @@ class Puzzle:
 
     @property
     def label(self) -> str:
-        return f"{self.n}x{self.n} {self.c}-colour"
+        if self.name == "wrapslide":
+            return f"{self.n}x{self.n} {self.c}-colour"
+        return f"{self.name} {self.n}x{self.n} {self.goal}"
 
     @property
     def states(self) -> int:
-        """Number of states, the multinomial n^2! / (q!^(c-1) ((5-c)q)!) (thesis (3.1))."""
+        """Number of arrangements of the labels, the multinomial
+        n^2! / prod(count!); for Wrapslide every one is a state,
+        n^2! / (q!^(c-1) ((5-c)q)!) (thesis (3.1)). Other puzzles may reach
+        fewer (their tree says how many)."""
         total = math.factorial(self.ncells)
         for k in self.counts:
             total //= math.factorial(k)
@@ -66,8 +76,12 @@ class Puzzle:
         return len(self.maps) * math.factorial(self.interchangeable)
 
     def move_index(self, name: str) -> int:
-        """Index of a move given in thesis notation (``T1``, ``r3``...)."""
-        return mv.index(self.n, name)
+        """Index of a move given by name (Wrapslide: thesis notation, ``T1``, ``r3``...)."""
+        if self.name == "wrapslide":
+            return mv.index(self.n, name)
+        if name.strip() in self.move_names:
+            return self.move_names.index(name.strip())
+        raise WsdbError(f"unknown move {name!r} for {self.name}: expected one of {' '.join(self.move_names)}")
 
     def apply(self, cells: np.ndarray, moves) -> np.ndarray:
         """Apply moves (indices or names) to a cell array, left to right."""
