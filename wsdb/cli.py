@@ -153,14 +153,9 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
             click.echo(f"wsdb: building {n}x{n} {c}-colour ({root} roots) in {resolve(db).label}", err=True)
             _compile_notice(n, c)
 
-    def progress(level, seconds):
-        if not quiet:
-            click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
-                       f"  {seconds:8.2f} s", err=True)
-
     try:
-        tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force, progress=progress,
-                               starting=starting)
+        tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force,
+                               progress=_level_lines(quiet), starting=starting)
     except KeyboardInterrupt:
         click.echo(f"wsdb: build interrupted; every finished level is stored: run `wsdb build --n {n} --c {c}"
                    + ("" if root == "all" else f" --root {root}") + "` to resume", err=True)
@@ -175,6 +170,16 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
                 else f"depths 0-{row['height']} (partial)")
         click.echo(f"{n}x{n} {c}-colour: {row['classes']:,} classes, {row['states']:,} states, {what}; "
                    f"{row['seconds']:.2f} s")
+
+
+def _level_lines(quiet: bool):
+    """The progress callback of a breadth-first search: one line per level
+    on stderr (depth, classes, states, elapsed), or nothing when quiet."""
+    def progress(level, seconds):
+        if not quiet:
+            click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
+                       f"  {seconds:8.2f} s", err=True)
+    return progress
 
 
 # the puzzle names, spelled out so that `wsdb --help` loads no puzzle module
@@ -219,12 +224,7 @@ def census(puzzle, n, c, goal, diameter, quiet, as_json):
         raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
     p = get_puzzle(puzzle, n, c=c, goal=goal)
 
-    def progress(level, seconds):
-        if not quiet:
-            click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
-                       f"  {seconds:8.2f} s", err=True)
-
-    result = run_census(p, all_pairs=diameter, progress=progress)
+    result = run_census(p, all_pairs=diameter, progress=_level_lines(quiet))
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return

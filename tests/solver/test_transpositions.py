@@ -11,7 +11,6 @@ from wsdb.solver.repair import repair
 from wsdb.solver.transpositions import applies, derive, sequence, transpositions
 
 
-
 @pytest.fixture
 def partial(partial4):
     _, store, guide = partial4

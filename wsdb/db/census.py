@@ -91,10 +91,11 @@ def diameter(puzzle: Puzzle) -> int:
     keys = np.concatenate([lv.reps for lv in tree.levels])
     order = np.argsort(sortable(keys), kind="stable")
     keys = keys[order]
+    view = sortable(keys)
     k = len(keys)
     nbr = np.empty((eng.nmoves, k), dtype=np.int64)
     for m in range(eng.nmoves):
-        found, idx = member(sortable(keys), sortable(eng.move(keys, m)))
+        found, idx = member(view, sortable(eng.move(keys, m)))
         assert found.all(), "a move left the reachable states"
         nbr[m] = idx
     reach = np.zeros((k, (k + 7) // 8), dtype=np.uint8)

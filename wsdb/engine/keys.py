@@ -4,7 +4,7 @@ A state of N = n*n cells with colours 0..c-1 becomes the integer
 
     key = sum_i colour(cell i) << (b * (N - 1 - i)),   b = 1 if c == 2 else 2
 
-(other puzzles' labels: b = the bits of c - 1, so 9 labels take 4 bits)
+(for other puzzles, b is the bit length of c - 1: 9 labels take 4 bits),
 so cell (0,0) is the most significant field and numeric order is the
 lexicographic order of the row-major cell sequence, as in the thesis
 (Table 3.2: one bit per cell for two colours, two bits otherwise). In memory

@@ -13,13 +13,13 @@ from .rubiks_slide import rubiks_slide
 
 #: name -> (constructor (n, goal), allowed board sizes, what it is)
 OTHERS: dict[str, tuple[Callable[[int, str | None], Puzzle], range, str]] = {
-    "rubeish": (lambda n, goal: rubeish(n, goal), range(2, 9),
+    "rubeish": (rubeish, range(2, 9),
                 "rows and columns rotate by any amount (Harris 2009)"),
     "rubiks-slide-easy": (lambda n, goal: rubiks_slide(n, "easy", goal), range(2, 9),
                           "R, U and a 90-degree turn of the board"),
     "rubiks-slide-hard": (lambda n, goal: rubiks_slide(n, "hard", goal), range(2, 9),
                           "R, U and a one-step turn of every ring"),
-    "rotate2x2": (lambda n, goal: rotate2x2(n, goal), range(2, 9),
+    "rotate2x2": (rotate2x2, range(2, 9),
                   "any 2x2 block turns a quarter (Bosch 2020)"),
 }
 NAMES = ("wrapslide",) + tuple(OTHERS)

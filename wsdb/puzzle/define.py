@@ -26,6 +26,13 @@ from .model import Puzzle
 from .symmetry import closure, inverse
 
 MAX_LABELS = 16   # 4 key bits a cell
+DISTINCT = "123456789ABCDEFG"
+
+
+def distinct_goal(n: int) -> str:
+    """The default goal: distinct pieces 1..n^2 in reading order (letters after 9)."""
+    cells = DISTINCT[:n * n]
+    return "/".join(cells[i * n:(i + 1) * n] for i in range(n))
 
 
 def parse_goal(text: str, n: int) -> tuple[str, np.ndarray]:

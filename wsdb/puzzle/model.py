@@ -45,9 +45,9 @@ class Puzzle:
     map_base: np.ndarray | None      # maps = these, each then a half-grid translation
                                      # (None: no such structure; the engine uses every map)
     solved: np.ndarray = field(repr=False)  # (s, n*n) every solved state
-    name: str = "wrapslide"          # the puzzle's name in the CLI and the database
+    name: str = "wrapslide"          # the puzzle's name (wsdb census --puzzle)
     symbols: str = ""                # how labels 0..c-1 are written ("" -> digits 1..c)
-    goal: str = ""                   # another puzzle: its goal as text (its database's root)
+    goal: str = ""                   # another puzzle: its goal as text
 
     @property
     def ncells(self) -> int:

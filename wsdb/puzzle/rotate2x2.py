@@ -8,9 +8,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .define import define
+from .define import define, distinct_goal
 from .model import Puzzle
-from .rubeish import default_goal
 from .symmetry import dihedral_maps, inverse
 
 
@@ -28,4 +27,4 @@ def rotate2x2(n: int = 3, goal: str | None = None) -> Puzzle:
             p[b], p[c], p[d], p[a] = a, b, c, d   # the dot at a moves on to b, b to c, ...
             moves += [p, inverse(p)]
             names += [f"{x},{y},T", f"{x},{y},F"]
-    return define("rotate2x2", n, moves, names, goal or default_goal(n), dihedral_maps(n))
+    return define("rotate2x2", n, moves, names, goal or distinct_goal(n), dihedral_maps(n))

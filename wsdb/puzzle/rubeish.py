@@ -8,17 +8,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .define import define, torus_maps
+from .define import define, distinct_goal, torus_maps
 from .model import Puzzle
 from .symmetry import dihedral_maps
-
-DISTINCT = "123456789ABCDEFG"
-
-
-def default_goal(n: int) -> str:
-    """Distinct pieces 1..n^2 in reading order (letters after 9)."""
-    cells = DISTINCT[:n * n]
-    return "/".join(cells[i * n:(i + 1) * n] for i in range(n))
 
 
 @lru_cache(maxsize=None)
@@ -36,4 +28,4 @@ def rubeish(n: int = 3, goal: str | None = None) -> Puzzle:
         for k in range(1, n):
             moves.append(np.where(j == line, ((r - k) % n) * n + j, r * n + j))
             names.append(f"c{line + 1}+{k}")
-    return define("rubeish", n, moves, names, goal or default_goal(n), torus_maps(n, dihedral_maps(n)))
+    return define("rubeish", n, moves, names, goal or distinct_goal(n), torus_maps(n, dihedral_maps(n)))

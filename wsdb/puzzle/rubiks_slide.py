@@ -17,9 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .define import define
+from .define import define, distinct_goal
 from .model import Puzzle
-from .rubeish import default_goal
 from .symmetry import dihedral_maps, inverse, quarter_turn
 
 MODES = ("easy", "hard")
@@ -59,4 +58,4 @@ def rubiks_slide(n: int = 4, mode: str = "easy", goal: str | None = None) -> Puz
     turn = quarter_turn(n) if mode == "easy" else ring_step(n)
     moves = [right, inverse(right), up, inverse(up), turn, inverse(turn)]
     names = ["R", "R'", "U", "U'", "C", "C'"]
-    return define(f"rubiks-slide-{mode}", n, moves, names, goal or default_goal(n), dihedral_maps(n))
+    return define(f"rubiks-slide-{mode}", n, moves, names, goal or distinct_goal(n), dihedral_maps(n))

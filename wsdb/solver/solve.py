@@ -44,7 +44,7 @@ from ..puzzle.moves import simplify
 from . import exchange
 from .beam import beam_search
 from .guide import Found, Guide, guide_for
-from .transpositions import transpositions
+from .transpositions import estimate, transpositions
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores
@@ -343,7 +343,6 @@ def _complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
         distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
         starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))
         if p.table is not None:   # the table prices the nearest: moves so far plus transpositions
-            from .transpositions import estimate
             starts = sorted(starts[:PRICED], key=lambda w: len(w[1]) + estimate(p.puzzle, p.table, w[0]))
         starts = starts[:REPAIR_FROM]
     best = None

@@ -29,6 +29,7 @@ from ..db.cache import cached_array
 from ..db.store import Store
 from ..puzzle import Puzzle
 from ..puzzle.symmetry import geometric_maps
+from .exchange import nearest_goal
 from .guide import Guide
 
 WIDTH = 24                # moves per entry at most (beyond: left out, as unreachable)
@@ -123,7 +124,6 @@ def estimate(puzzle: Puzzle, table: np.ndarray, x: np.ndarray, cap: int = 400) -
     """Moves that transpositions alone take to solve ``x`` (greedy, the best
     rate first): an upper bound to rank states a finish may start from,
     ``cap`` where the table runs out."""
-    from .exchange import nearest_goal
     total = 0
     while total < cap:
         goal = nearest_goal(puzzle, x)
