@@ -186,8 +186,30 @@ def test_census_json_with_diameter(run):
     assert "depth" in r.stderr   # progress lines
 
 
+def test_census_ranked_equals_the_published_group(run, published):
+    r = run("census", "--puzzle", "rubiks-slide-hard", "--n", 3, "--method", "ranked", "--diameter", "--json")
+    out = json.loads(r.stdout)
+    ref = published["rubiks_slide"]["groups"][4]
+    assert (out["method"], out["states"], out["height"], out["diameter"]) == ("ranked", ref["order"], ref["god"], ref["god"])
+
+
+def test_census_of_the_sliding_puzzle(run, published):
+    r = run("census", "--puzzle", "sliding", "--n", 2, "--m", 3, "-q")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("sliding 2x3 123/45_: 360 states, largest distance from the goal 21")
+    assert lines[-1].startswith("at distance 21")
+    assert published["sliding"]["boards"][1]["hardest"] in lines[-1]
+
+
 @pytest.mark.parametrize("args, fragment", [
     (("--n", 4), "wrapslide needs --c"),
+    (("--puzzle", "sliding", "--n", 2, "--m", 3, "--method", "classes"), "expected --method ranked"),
+    (("--puzzle", "sliding", "--n", 2, "--goal", "12/3_"), "its goal is the tiles in reading order"),
+    (("--puzzle", "sliding", "--n", 4), "at most 12 cells"),
+    (("--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
+    (("--puzzle", "rubeish", "--n", 3, "--goal", "111/222/333", "--method", "ranked"), "needs distinct pieces"),
+    (("--puzzle", "rubeish", "--n", 4, "--method", "ranked"), "no blocks smaller than 16"),
     (("--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected 3 rows of 3 symbols"),
     (("--puzzle", "rubeish", "--n", 3, "--c", 3), "give rubeish a --goal"),
     (("--puzzle", "nope", "--n", 3), "Invalid value for '--puzzle'"),

@@ -9,6 +9,12 @@ states. A coloured variant (a subgame) is a coset space, where a state far
 from this goal may be close to every other; the Rubik's Slide thesis gives
 those games' diameters, which :func:`diameter` computes exactly by
 breadth-first search from every state at once (small games only).
+
+Two ways to count. The class census grows the builder's levels of
+symmetry classes, for any goal, as long as a level fits in memory. The
+ranked census (:func:`ranked_census`) is for distinct pieces: one byte per
+state of the group, indexed by the state's rank (:mod:`wsdb.engine.ranking`),
+which reaches groups of billions of states (Rubik's Slide 4x4 hard mode).
 """
 from __future__ import annotations
 
@@ -20,9 +26,12 @@ import numpy as np
 
 from ..engine import Engine
 from ..engine.keys import member, sortable
+from ..engine.ranking import UNSEEN, Ranking
 from ..errors import WsdbError
 from ..puzzle import Puzzle
-from .build import Progress, grow
+from ..puzzle.define import format_cells
+from ..puzzle.sliding import SlidingPuzzle
+from .build import Counts, Progress, grow
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
 DIAMETER_STATES = 50_000
@@ -31,6 +40,10 @@ DIAMETER_STATES = 50_000
 #: 4x4 hard mode: 18.7 million classes, 5.6 GB peak), so 10 million keep a
 #: census under the 4 GB the tools stay within.
 MAX_CLASSES = 10_000_000
+#: The largest ranked table: one byte per index, 4 GiB.
+MAX_TABLE = 4 << 30
+#: States at the largest distance a ranked census reports (the first by index).
+FARTHEST = 10
 
 
 @dataclass
@@ -45,6 +58,8 @@ class Census:
     classes: list[int] = field(default_factory=list)
     seconds: float = 0.0
     diameter: int | None = None     # over all pairs (only when asked)
+    method: str = "classes"         # or "ranked"
+    farthest: list[str] = field(default_factory=list)   # ranked: states at the largest distance
 
     @property
     def total(self) -> int:
@@ -57,7 +72,8 @@ class Census:
 
     def as_dict(self) -> dict:
         return dict(puzzle=self.puzzle, n=self.n, goal=self.goal, states=self.total, height=self.height,
-                    diameter=self.diameter, symmetry_maps=self.maps, seconds=round(self.seconds, 3),
+                    diameter=self.diameter, symmetry_maps=self.maps, method=self.method,
+                seconds=round(self.seconds, 3), farthest=self.farthest,
                     levels=[dict(depth=d, states=s, classes=k)
                             for d, (s, k) in enumerate(zip(self.states, self.classes))])
 
@@ -66,13 +82,65 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
     """Count the states of ``puzzle`` by distance from its goal (its solved
     states, for Wrapslide); with ``all_pairs`` also the diameter."""
     t0 = time.perf_counter()
-    tree = grow(Engine(puzzle), progress=progress, max_classes=MAX_CLASSES)
+    try:
+        tree = grow(Engine(puzzle), progress=progress, max_classes=MAX_CLASSES)
+    except WsdbError as e:
+        if puzzle.c != puzzle.ncells:
+            raise
+        raise WsdbError(f"{e}; for distinct pieces try the ranked census (--method ranked)") from None
     out = Census(puzzle.name, puzzle.n, puzzle.goal or puzzle.label, len(puzzle.maps),
                  [lv.states for lv in tree.levels], [lv.classes for lv in tree.levels])
     if all_pairs:
         out.diameter = diameter(puzzle)
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
+                  max_depth: int | None = None) -> Census:
+    """Count the states of a puzzle with distinct pieces (or the sliding
+    puzzle) by distance from its goal in a table of one byte per state (no
+    symmetry: a class is a state)."""
+    t0 = time.perf_counter()
+    ranking, table, states = ranked_table(puzzle, progress, max_depth, t0)
+    far = [_text(puzzle, s) for s in ranking.find(table, len(states) - 1, FARTHEST)]
+    return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
+                  time.perf_counter() - t0, method="ranked", farthest=far)
+
+
+def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
+                 max_depth: int | None = None, t0: float | None = None):
+    """The ranked distance table: (ranking, table, states per distance);
+    ``table[ranking.rank(state)]`` is a state's distance (UNSEEN beyond
+    ``max_depth``). A level is grown forwards from the last level while that
+    is smaller than the unseen rest, backwards from the unseen after that."""
+    t0 = time.perf_counter() if t0 is None else t0
+    ranking = Ranking.of(puzzle)
+    if ranking.size > MAX_TABLE:
+        raise WsdbError(f"{puzzle.label}: a ranked table would need {ranking.size:,} bytes: "
+                        f"expected at most {MAX_TABLE:,}")
+    try:
+        table = np.full(ranking.size, UNSEEN, dtype=np.uint8)
+    except MemoryError:
+        raise WsdbError(f"{puzzle.label}: not enough memory for a table of {ranking.size:,} bytes") from None
+    table[ranking.rank(puzzle.solved[0])] = 0
+    states = [1]
+    if progress:
+        progress(Counts(0, 1, 1), time.perf_counter() - t0)
+    while max_depth is None or len(states) <= max_depth:
+        d = len(states) - 1
+        unseen = ranking.reachable - sum(states)
+        found = ranking.grow(table, d, backward=unseen < states[-1])
+        if not found:
+            break
+        states.append(found)
+        if progress:
+            progress(Counts(d + 1, found, found), time.perf_counter() - t0)
+    return ranking, table, states
+
+
+def _text(puzzle, cells) -> str:
+    return puzzle.format(cells) if isinstance(puzzle, SlidingPuzzle) else format_cells(puzzle, cells)
 
 
 def diameter(puzzle: Puzzle) -> int:

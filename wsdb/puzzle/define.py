@@ -73,13 +73,20 @@ def format_cells(puzzle: Puzzle, cells: np.ndarray) -> str:
 
 
 def _flat(text: str, n: int, what: str) -> str:
+    return split_rows(text, n, n, what)
+
+
+def split_rows(text: str, rows: int, cols: int, what: str) -> str:
+    """The symbols of a state written as ``rows`` rows of ``cols`` symbols
+    (rows split by '/', ',' or spaces, or all in one row), in reading order."""
+    shape = f"{rows} rows of {cols} symbols"
     if not isinstance(text, str) or not text.strip():
-        raise WsdbError(f"empty {what}: expected {n} rows of {n} symbols, rows split by '/'")
-    rows = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
-    flat = "".join(rows)
-    if len(flat) != n * n or (len(rows) > 1 and any(len(r) != n for r in rows)):
-        raise WsdbError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in rows]}: "
-                        f"expected {n} rows of {n} symbols")
+        raise WsdbError(f"empty {what}: expected {shape}, rows split by '/'")
+    parts = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
+    flat = "".join(parts)
+    if len(flat) != rows * cols or (len(parts) > 1 and any(len(r) != cols for r in parts)):
+        raise WsdbError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
+                        f"expected {shape}")
     return flat
 
 

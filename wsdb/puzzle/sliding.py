@@ -1,0 +1,94 @@
+"""The sliding-tile puzzle (F. Berrier, 2022; docs/puzzles.md): a board of
+``rows`` x ``cols`` cells holds tiles 1..rows*cols-1 and one blank; a move
+slides a tile next to the blank into it. Solved: the tiles in reading
+order, the blank last (bottom right).
+
+Unlike the other puzzles, which moves are possible depends on the state
+(where the blank is), so the puzzle is not a fixed set of cell
+permutations and the class builder does not apply; it is data of another
+shape (the board's adjacency), counted by the ranked census
+(:func:`wsdb.engine.ranking.Ranking.of`, one byte per arrangement).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..errors import WsdbError
+from .define import DISTINCT, split_rows
+
+BLANK = "_"
+MAX_CELLS = 12   # 12! = 479,001,600 arrangements, one byte each
+
+
+@dataclass(frozen=True)
+class SlidingPuzzle:
+    """The sliding-tile puzzle on ``rows`` x ``cols``."""
+
+    rows: int
+    cols: int
+    name: str = "sliding"
+
+    def __post_init__(self):
+        if not (2 <= self.rows and 2 <= self.cols and self.rows * self.cols <= MAX_CELLS):
+            raise WsdbError(f"sliding puzzle {self.rows}x{self.cols}: expected at least 2 rows and 2 columns "
+                            f"and at most {MAX_CELLS} cells")
+
+    @property
+    def ncells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def n(self) -> int:
+        return self.rows
+
+    @property
+    def symbols(self) -> str:
+        """Tiles 1..9, A, B, ... in order, the blank last."""
+        return DISTINCT[:self.ncells - 1] + BLANK
+
+    @property
+    def goal(self) -> str:
+        return self.format(np.arange(self.ncells))
+
+    @property
+    def label(self) -> str:
+        return f"sliding {self.rows}x{self.cols} {self.goal}"
+
+    @property
+    def states(self) -> int:
+        """Arrangements from which the goal can be reached: half of all
+        (the permutation's parity, plus the blank's distance from its
+        home, is a constant of the moves)."""
+        return math.factorial(self.ncells) // 2
+
+    @cached_property
+    def adjacency(self) -> np.ndarray:
+        """(cells, 4) the cells next to each cell (up, down, left, right), -1 off the board."""
+        out = np.full((self.ncells, 4), -1, dtype=np.int64)
+        for cell in range(self.ncells):
+            r, j = divmod(cell, self.cols)
+            for k, (dr, dj) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if 0 <= r + dr < self.rows and 0 <= j + dj < self.cols:
+                    out[cell, k] = (r + dr) * self.cols + j + dj
+        return out
+
+    @property
+    def solved(self) -> np.ndarray:
+        """The goal as label cells (label k = the tile whose home is cell k)."""
+        return np.arange(self.ncells)[None]
+
+    def parse(self, text: str) -> np.ndarray:
+        """A state written as rows of symbols (the blank ``_``), as label cells."""
+        flat = split_rows(text, self.rows, self.cols, "state")
+        if sorted(flat) != sorted(self.symbols):
+            raise WsdbError(f"state {text.strip()!r} must hold each of {self.symbols!r} once")
+        return np.array([self.symbols.index(s) for s in flat], dtype=np.int64)
+
+    def format(self, cells) -> str:
+        """Label cells as text, rows joined by '/'."""
+        flat = "".join(self.symbols[int(v)] for v in np.asarray(cells).reshape(-1))
+        return "/".join(flat[i * self.cols:(i + 1) * self.cols] for i in range(self.rows))
