@@ -8,7 +8,9 @@ builder's class levels could not hold, but 1.6 GB of bytes can. The index
 follows the block system of :func:`wsdb.puzzle.blocks.best_blocks` (for
 that puzzle the two checkerboard colours, which every move swaps), and is
 halved when every move is an even permutation; the kernels are in
-:mod:`.rank_kernels`.
+:mod:`.rank_kernels`. The sliding-tile puzzle's arrangements are numbered
+the same way as one block, its moves applied to the unranked state (they
+depend on where the blank is).
 """
 from __future__ import annotations
 
