@@ -73,7 +73,7 @@ class Census:
     def as_dict(self) -> dict:
         return dict(puzzle=self.puzzle, n=self.n, goal=self.goal, states=self.total, height=self.height,
                     diameter=self.diameter, symmetry_maps=self.maps, method=self.method,
-                seconds=round(self.seconds, 3), farthest=self.farthest,
+                    seconds=round(self.seconds, 3), farthest=self.farthest,
                     levels=[dict(depth=d, states=s, classes=k)
                             for d, (s, k) in enumerate(zip(self.states, self.classes))])
 

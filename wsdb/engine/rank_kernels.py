@@ -280,16 +280,15 @@ def grow_level(table, depth, backward, digit, arrangement, src, parity, arr_pari
 @njit(cache=True, parallel=True, nogil=True)
 def count_value(table, value):
     """How many bytes of ``table`` equal ``value``."""
-    size = table.shape[0]
-    step = (size + CHUNKS - 1) // CHUNKS
     counts = np.zeros(CHUNKS, dtype=np.int64)
     v = np.uint8(value)
-    for c in prange(CHUNKS):
+    for item in prange(CHUNKS):
+        lo, hi = _part(item, table.shape[0])
         k = 0
-        for i in range(c * step, min(size, (c + 1) * step)):
+        for i in range(lo, hi):
             if table[i] == v:
                 k += 1
-        counts[c] = k
+        counts[item] = k
     return counts.sum()
 
 

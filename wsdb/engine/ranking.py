@@ -39,36 +39,39 @@ class Ranking:
     fact: np.ndarray         # factorials 0..max(m, s)
     halve: bool              # every state even: the last block's rank halved
     size: int                # indices 0..size-1
-    reachable: int = 0       # states the goal can reach, where known in advance (else size)
+    reachable: int           # states the goal can reach, where known in advance (else size)
 
     @classmethod
     def of(cls, puzzle: Puzzle | SlidingPuzzle) -> "Ranking":
         """The ranking of ``puzzle``, whose goal must have distinct labels;
         the sliding puzzle's arrangements are ranked as one block."""
+        n = puzzle.ncells
         if isinstance(puzzle, SlidingPuzzle):
-            n = puzzle.ncells
-            fact = np.array([math.factorial(k) for k in range(n + 1)], dtype=np.int64)
-            return cls(puzzle, np.arange(n)[None], np.zeros(n, np.int64), np.arange(n), np.arange(n),
-                       fact, False, math.factorial(n), puzzle.states)
-        if puzzle.c != puzzle.ncells:
+            size = math.factorial(n)
+            return cls._laid_out(puzzle, np.arange(n)[None], np.arange(n), False, size, puzzle.states)
+        if puzzle.c != n:
             raise WsdbError(f"{puzzle.label}: a ranked table needs distinct pieces (a goal with "
-                            f"{puzzle.ncells} different symbols); use the class census for coloured goals")
+                            f"{n} different symbols); use the class census for coloured goals")
         blocks = np.array(best_blocks(puzzle.moves), dtype=np.int64)
         if blocks.shape[1] > MAX_BLOCK:
             raise WsdbError(f"{puzzle.label}: its moves keep no blocks smaller than {blocks.shape[1]} cells: "
                             f"a ranked table needs blocks of at most {MAX_BLOCK}")
         even = all_even(puzzle.moves)
+        home = np.empty(n, dtype=np.int64)
+        home[puzzle.solved[0]] = np.arange(n)
+        size = table_size(blocks.tolist(), even)
+        return cls._laid_out(puzzle, blocks, home, even and blocks.shape[1] >= 2, size, size)
+
+    @classmethod
+    def _laid_out(cls, puzzle, blocks: np.ndarray, home: np.ndarray, halve: bool, size: int,
+                  reachable: int) -> "Ranking":
         cell_block = np.empty(puzzle.ncells, dtype=np.int64)
         cell_pos = np.empty(puzzle.ncells, dtype=np.int64)
         for k, cells in enumerate(blocks):
             cell_block[cells] = k
             cell_pos[cells] = np.arange(len(cells))
-        home = np.empty(puzzle.ncells, dtype=np.int64)
-        home[puzzle.solved[0]] = np.arange(puzzle.ncells)
         fact = np.array([math.factorial(k) for k in range(max(blocks.shape) + 1)], dtype=np.int64)
-        size = table_size(blocks.tolist(), even)
-        return cls(puzzle, blocks, cell_block, cell_pos, home, fact,
-                   even and blocks.shape[1] >= 2, size, size)
+        return cls(puzzle, blocks, cell_block, cell_pos, home, fact, halve, size, reachable)
 
     def rank(self, states: np.ndarray) -> np.ndarray:
         """Indices of states given as label cells, shape (K, n) or (n,)."""
@@ -114,8 +117,8 @@ class Ranking:
         if isinstance(self.puzzle, SlidingPuzzle):
             rk.grow_sliding(table, depth, backward, self.puzzle.adjacency, self.blocks, self.cell_block,
                             self.cell_pos, self.fact)
-            return int(rk.count_value(table, depth + 1))
-        rk.grow_level(table, depth, backward, *self.tables, self.halve)
+        else:
+            rk.grow_level(table, depth, backward, *self.tables, self.halve)
         return int(rk.count_value(table, depth + 1))
 
 
