@@ -25,15 +25,17 @@ def db_option(f):
     return click.option("--db", metavar="PATH_OR_URL", default=None, help=DB_HELP)(f)
 
 
-def draw_options(count: int, most: int, count_help: str):
+def draw_options(count: int, most: int, count_help: str, colours: bool = True):
     """--n, --c, --count and --seed: a reproducible draw of random states
-    (`random`, `eval`)."""
+    (`random`, `eval`); --c optional unless ``colours``."""
     def wrap(f):
         f = click.option("--seed", type=click.IntRange(0), default=None,
                          help="Seed for a reproducible draw (default: a fresh one, printed on stderr).")(f)
         f = click.option("--count", type=click.IntRange(1, most), default=count, show_default=True,
                          help=count_help)(f)
-        f = click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")(f)
+        f = click.option("--c", "c", type=int, required=colours, default=None,
+                         help="Number of colours, 2-4" + ("." if colours else " (Wrapslide).")
+                         )(f)
         return click.option("--n", "n", type=int, required=True, help="Grid size (even).")(f)
     return wrap
 
@@ -122,12 +124,29 @@ def main():
     """
 
 
+def puzzle_options(f):
+    """--puzzle and --goal: which puzzle's tree (build, lookup, solve, random)."""
+    f = click.option("--goal", default=None, metavar="STATE",
+                     help="Other puzzles: the goal the tree grows from, one symbol per cell, rows split "
+                          "by '/' (default: distinct pieces 1..9, A..G in reading order). Fewer "
+                          "symbols make a coloured variant, e.g. 1110/0100/0000/0000.")(f)
+    return click.option("--puzzle", type=click.Choice(PUZZLES[:-1]), default="wrapslide", show_default=True,
+                        help="Which puzzle (docs/puzzles.md).")(f)
+
+
+# the puzzle names, spelled out so that `wsdb --help` loads no puzzle module
+# (tests/test_cli.py checks them against wsdb.puzzle.catalog.NAMES)
+PUZZLES = ("wrapslide", "rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "rotate2x2", "sliding")
+
+
 @main.command()
-@click.option("--n", "n", type=int, required=True, help="Grid size (even; 4, 6, 8 are the game's).")
-@click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")
+@click.option("--n", "n", type=int, required=True, help="Grid size (Wrapslide: even; 4, 6, 8 are the game's).")
+@click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours, 2-4.")
+@puzzle_options
 @click.option("--max-depth", type=int, default=None, metavar="D",
               help="Stop after depth D. Default: to the end for 4x4 and 6x6 two colours; "
-                   "8 for 6x6 three and four colours; 7, 6, 7 for 8x8 two, three, four colours.")
+                   "8 for 6x6 three and four colours; 7, 6, 7 for 8x8 two, three, four colours; "
+                   "other puzzles to the end (those of over 100 M arrangements need D).")
 @click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
               help="Grow from all solved states (true distances) or from the thesis' single root "
                    "(reproduces its Table 3.4 for three colours).")
@@ -136,7 +155,7 @@ def main():
 @db_option
 @json_option
 @clean_errors
-def build(n, c, max_depth, root, force, quiet, db, as_json):
+def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     """Breadth-first search over symmetry classes from the solved states,
     storing one row per class (representative, depth, parent, orbit size).
 
@@ -144,31 +163,61 @@ def build(n, c, max_depth, root, force, quiet, db, as_json):
     committed as it comes: a build stopped at any moment (Ctrl-C, kill, a
     crash) keeps its finished levels, and the same command resumes it. A
     finished partial build is taken deeper by a larger --max-depth.
+
+    \b
+    Other puzzles grow from their goal (docs/puzzles.md):
+      wsdb build --puzzle rubeish --n 3                  # 181,440 states, God's number 8
+      wsdb build --puzzle rubiks-slide-hard --n 4 --goal 1110/0100/0000/0000
+      wsdb lookup --puzzle rubeish 987/654/321
     """
     from .db.build import build as run_build
+    from .db.build import build_puzzle
     from .db.location import resolve
+    from .db.status import describe
+
+    if puzzle == "wrapslide":
+        if c is None:
+            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
+        if goal is not None:
+            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+        what, command = describe(n, c, root)
+        label = f"{what} ({root} roots)"
+    else:
+        if root != "all":
+            raise WsdbError(f"--root is Wrapslide's: {puzzle} grows from its --goal")
+        from .puzzle.catalog import get_puzzle
+
+        p = get_puzzle(puzzle, n, c=c, goal=goal)
+        what, command = describe(n, p.c, p.goal, puzzle)
+        label = what
 
     def starting():
         if not quiet:
-            click.echo(f"wsdb: building {n}x{n} {c}-colour ({root} roots) in {resolve(db).label}", err=True)
-            _compile_notice(n, c)
+            click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
+            if puzzle == "wrapslide":
+                _compile_notice(n, c)
 
     try:
-        tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force,
-                               progress=_level_lines(quiet), starting=starting)
+        if puzzle == "wrapslide":
+            tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force,
+                                   progress=_level_lines(quiet), starting=starting)
+        else:
+            tree, row = build_puzzle(p, db=db, max_depth=max_depth, force=force, progress=_level_lines(quiet),
+                                     starting=starting)
     except KeyboardInterrupt:
-        click.echo(f"wsdb: build interrupted; every finished level is stored: run `wsdb build --n {n} --c {c}"
-                   + ("" if root == "all" else f" --root {root}") + "` to resume", err=True)
+        click.echo(f"wsdb: build interrupted; every finished level is stored: run `{command}` to resume", err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(row))
     elif tree is None:
-        click.echo(f"{n}x{n} {c}-colour ({root} roots) already built on {row['built_at']}: "
+        click.echo(f"{label} already built on {row['built_at']}: "
                    f"{row['classes']:,} classes, height {row['height']}. Use --force to rebuild.")
     else:
-        what = (f"God number {row['god_number']}" if row["complete"]
-                else f"depths 0-{row['height']} (partial)")
-        click.echo(f"{n}x{n} {c}-colour: {row['classes']:,} classes, {row['states']:,} states, {what}; "
+        whole = (f"God number {row['god_number']}" if row["complete"]
+                 else f"depths 0-{row['height']} (partial)")
+        if row["complete"] and puzzle != "wrapslide" and row["c"] < n * n:   # a coloured goal
+            whole = f"largest distance from the goal {row['god_number']} (a subgame of {row['c']} labels)"
+        click.echo(f"{what}: {row['classes']:,} classes, {row['states']:,} states, {whole}; "
                    f"{row['seconds']:.2f} s")
 
 
@@ -180,11 +229,6 @@ def _level_lines(quiet: bool):
             click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
                        f"  {seconds:8.2f} s", err=True)
     return progress
-
-
-# the puzzle names, spelled out so that `wsdb --help` loads no puzzle module
-# (tests/test_cli.py checks them against wsdb.puzzle.catalog.NAMES)
-PUZZLES = ("wrapslide", "rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "rotate2x2", "sliding")
 
 
 @main.command()
@@ -288,21 +332,24 @@ def _read_states(state: str) -> list[str]:
 
 @main.command()
 @click.argument("state")
+@puzzle_options
 @db_option
 @json_option
 @clean_errors
-def lookup(state, db, as_json):
+def lookup(state, puzzle, goal, db, as_json):
     """Optimal distance of STATE and one optimal move sequence.
 
     STATE '-' reads one state per line from stdin (batch mode). Every
-    sequence can be checked with `wsdb apply STATE MOVES...`.
+    sequence can be checked with `wsdb apply STATE MOVES...`. Another
+    puzzle's states are looked up in its tree (`wsdb build --puzzle`),
+    e.g. `wsdb lookup --puzzle rubeish 987/654/321`.
     """
     from .db.lookup import lookup_many
 
     global _skip_teardown
     _skip_teardown = True
     lines = []
-    for ans in lookup_many(_read_states(state), db=db):
+    for ans in lookup_many(_read_states(state), db=db, puzzle=puzzle, goal=goal):
         if as_json:
             lines.append(json.dumps(ans.to_dict()))
         elif ans.distance is None:
@@ -331,10 +378,11 @@ def lookup(state, db, as_json):
                    "found so far is printed and marked.")
 @click.option("--length-only", is_flag=True,
               help="Report the length without the moves (skips rebuilding the stored tail).")
+@puzzle_options
 @db_option
 @json_option
 @clean_errors
-def solve(state, method, time_limit, length_only, db, as_json):
+def solve(state, method, time_limit, length_only, puzzle, goal, db, as_json):
     """A short (often optimal) move sequence solving STATE, with a proven
     lower bound on the optimal length.
 
@@ -347,13 +395,17 @@ def solve(state, method, time_limit, length_only, db, as_json):
     
       wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # ~10 s + ~40 s
       wsdb solve 123412/341234/214321/432143/123412/341234
+
+    Another puzzle is solved with its stored tree (`wsdb build --puzzle`):
+    exactly where the tree holds the state, by meeting a partial tree in the
+    middle where it does not.
     """
     from .solver.solve import iter_solve
 
     states = _read_states(state)
-    solutions = iter_solve(states, db=db, method=method, time_limit=time_limit,
-                           length_only=length_only)   # checks everything before anything runs
-    if states:
+    solutions = iter_solve(states, db=db, method=method, time_limit=time_limit, length_only=length_only,
+                           puzzle=puzzle, goal=goal)   # checks everything before anything runs
+    if states and puzzle == "wrapslide":
         from .puzzle import parse_state
 
         first = parse_state(states[0])[0]
@@ -496,6 +548,7 @@ def info(n, c, root, db, as_json):
     from .db.lookup import stored_levels
 
     if n is None and c is None:
+        from .db.status import describe
         from .stats import build_records
 
         rows = build_records(db)
@@ -508,7 +561,9 @@ def info(n, c, root, db, as_json):
                 god = f"UNFINISHED at depth {r['height']}"
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
-            click.echo(f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): {r['classes']:,} classes, "
+            what = describe(r["n"], r["c"], r["root"], r["puzzle"])[0]
+            what += f" ({r['root']} roots)" if r["puzzle"] == "wrapslide" else ""
+            click.echo(f"{what}: {r['classes']:,} classes, "
                        f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
                        f"in {r['seconds']:.1f} s")
         return
@@ -532,6 +587,7 @@ STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
 
 @main.command()
 @grid_options(required=False)
+@puzzle_options
 @click.option("--antipodes", "first", type=click.IntRange(0, 1000), default=3, show_default=True,
               help="How many antipodes (classes at the God number) to draw.")
 @click.option("--table", type=click.Choice(STATS_TABLES), default=None,
@@ -548,11 +604,12 @@ STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
 @db_option
 @json_option
 @clean_errors
-def stats(n, c, root, first, table, as_csv, plot, solves, db, as_json):
+def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, db, as_json):
     """What the stored builds say: states and classes per depth, God
     number (or where a partial tree stops), mean distance over states and
     over classes, antipodes drawn as grids, and how symmetric the classes
-    are (orbit sizes). Every build, or one with --n/--c.
+    are (orbit sizes). Every build, or one with --n/--c; another puzzle's
+    with --puzzle (and --n, --goal for one of them).
 
     \b
     The same figures from Python: wsdb.stats.summary(db), .levels(db),
@@ -563,6 +620,7 @@ def stats(n, c, root, first, table, as_csv, plot, solves, db, as_json):
 
     if as_json and as_csv:
         raise WsdbError("--json and --csv: expected one of them")
+    given = puzzle if puzzle != "wrapslide" or (n is not None or c is not None) else None
     if solves:
         if table or n is not None or c is not None:
             raise WsdbError("--solves summarises every stored run: it takes no --table, --n or --c")
@@ -575,18 +633,18 @@ def stats(n, c, root, first, table, as_csv, plot, solves, db, as_json):
         from .stats.plots import plot_levels, plot_symmetry
 
         out = Path(plot)
-        plot_levels(db, out, n, c, root)
-        sym = plot_symmetry(db, out.with_name(f"{out.stem}-symmetry{out.suffix or '.png'}"), n, c, root)
+        plot_levels(db, out, n, c, root, puzzle, goal)
+        sym = plot_symmetry(db, out.with_name(f"{out.stem}-symmetry{out.suffix or '.png'}"), n, c, root, puzzle, goal)
         click.echo(f"wsdb: drew {out} and {sym}", err=True)
     if as_csv or (as_json and table):
-        df = _stats_table(figures, table or "levels", db, n, c, root, first)
+        df = _stats_table(figures, table or "levels", db, n, c, root, first, given, goal)
         if as_csv:
             click.echo(df.to_csv(index=False), nl=False)
         else:
             for row in df.to_dict("records"):
                 click.echo(json.dumps(figures._plain(row)))
         return
-    reports = figures.report(db, n, c, root, first)
+    reports = figures.report(db, n, c, root, first, given, goal)
     if not reports:
         raise WsdbError("no builds stored yet: run `wsdb build --n N --c C` first")
     for rep in reports:
@@ -630,38 +688,48 @@ def _missing(x) -> bool:
     return x is None or x != x
 
 
-def _stats_table(figures, table, db, n, c, root, first):
+def _stats_table(figures, table, db, n, c, root, first, puzzle, goal):
     import pandas as pd
 
     if table in ("summary", "levels"):
-        return getattr(figures, table)(db, n, c, root)
+        return getattr(figures, table)(db, n, c, root, puzzle, goal)
     store = figures._store(db)
     frames = []
-    for b in figures.summary(store, n, c, root).itertuples():
+    for b in figures.summary(store, n, c, root, puzzle, goal).to_dict("records"):
+        b = figures._plain(b)
         if table == "orbits":
-            df = figures.orbit_profile(store, b.n, b.c, b.root)
-        elif b.complete:
-            df = figures.antipodes(store, b.n, b.c, b.root, limit=first or None)
+            df = figures.orbit_profile(store, b)
+        elif b["complete"]:
+            df = figures.antipodes(store, b, limit=first or None)
         else:
             continue
-        df.insert(0, "root", b.root)
-        df.insert(0, "c", b.c)
-        df.insert(0, "n", b.n)
+        for k in ("root", "c", "n", "puzzle"):
+            df.insert(0, k, b[k])
         frames.append(df)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def _print_report(r: dict) -> None:
-    head = f"{r['n']}x{r['n']} {r['c']}-colour ({r['root']} roots): "
+    from .db.status import describe
+
+    what, command = describe(r["n"], r["c"], r["root"], r["puzzle"])
+    other = r["puzzle"] != "wrapslide"
+    head = f"{what}: " if other else f"{what} ({r['root']} roots): "
     if r["status"] != "done":
         click.echo(head + f"UNFINISHED, levels 0-{r['height']} stored so far (interrupted, or still running); "
-                   f"`wsdb build --n {r['n']} --c {r['c']}` resumes it")
+                   f"`{command}` resumes it")
+    elif r["complete"] and other and r["c"] < r["n"] ** 2:
+        click.echo(head + f"complete, largest distance from the goal {r['god_number']} (a subgame: "
+                   "the diameter may be larger, `wsdb census --diameter`)")
     elif r["complete"]:
         click.echo(head + f"complete, God number {r['god_number']}")
     else:
         click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is more than {r['height']} "
                    "or unknown")
     share = "all of them" if r["complete"] else f"{100 * r['coverage']:.3g}% of all {r['all_states']:,}"
+    if other:   # another puzzle's moves may reach only some arrangements of its labels
+        share = (f"{'all reachable: ' if r['complete'] else ''}{100 * r['coverage']:.3g}% of the "
+                 f"{r['all_states']:,} arrangements")
     click.echo(f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
                f"in {r['seconds']:.1f} s by wsdb {r['version']}"
                + (f", depth limit {r['max_depth']}" if r["max_depth"] is not None else ""))
@@ -719,28 +787,49 @@ def serve(host, port, max_time_limit, max_busy, db):
 
 
 @main.command("random")
-@draw_options(1, 10_000_000, "How many states.")
+@draw_options(1, 10_000_000, "How many states.", colours=False)
+@puzzle_options
+@db_option
 @json_option
 @clean_errors
-def random_cmd(n, c, count, seed, as_json):
+def random_cmd(n, c, count, seed, puzzle, goal, db, as_json):
     """Print uniformly random states, one per line: every arrangement of
     the colours is equally likely (a random permutation of the cells, not a
     random walk from solved). Pipe them to `lookup -` or `solve -`.
+
+    Another puzzle's moves may reach only some arrangements: its states are
+    drawn uniformly from its complete stored tree (`wsdb build --puzzle`),
+    e.g. `wsdb random --puzzle rubeish --n 3 --count 5`.
     """
     import numpy as np
 
     from .puzzle import check_grid, format_states, random_states, wrapslide
 
-    check_grid(n, c)
+    if puzzle == "wrapslide":
+        if c is None:
+            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
+        if goal is not None:
+            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+        check_grid(n, c)
+        p = wrapslide(n, c)
+        draw = functools.partial(random_states, p)
+        text = functools.partial(format_states, n=n)
+    else:
+        from .db.sample import TreeSampler
+        from .puzzle.catalog import get_puzzle
+        from .puzzle.define import format_cells
+
+        p = get_puzzle(puzzle, n, c=c, goal=goal)
+        draw = TreeSampler(p, db).draw
+        text = lambda cells: [format_cells(p, row) for row in cells]   # noqa: E731
     seed = _seed_or_fresh(seed)
-    puzzle = wrapslide(n, c)
     rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
     step = 100_000
     for start in range(0, count, step):   # in chunks: a million states need no big array
-        cells = random_states(puzzle, min(step, count - start), rng)
-        lines = format_states(cells, n).tolist()
+        lines = list(text(draw(min(step, count - start), rng)))
         if as_json:
-            lines = [json.dumps({"n": n, "c": c, "seed": seed, "index": start + i, "state": x})
+            head = {"n": n, "c": p.c} if puzzle == "wrapslide" else {"puzzle": puzzle, "n": n, "goal": p.goal}
+            lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x})
                      for i, x in enumerate(lines)]
         click.echo("\n".join(lines))
 

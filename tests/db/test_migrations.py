@@ -55,7 +55,8 @@ def test_a_database_of_the_oldest_schema_is_upgraded_with_its_data(tmp_path):
         assert conn.execute("select version_num from alembic_version").fetchone() == ("0001",)
         old_classes = conn.execute("select n, c, root, rep, grid, depth, parent, orbit_size from classes "
                                    "order by n, c, root, rep").fetchall()
-        old_levels = conn.execute("select * from levels order by n, c, root, depth").fetchall()
+        old_levels = conn.execute("select n, c, root, depth, classes, states from levels "
+                                  "order by n, c, root, depth").fetchall()
         old_builds = conn.execute("select n, c, root, complete, max_depth, height, god_number, classes, states "
                                   "from builds order by n, c, root").fetchall()
     assert len(old_classes) == 78 + 591 + 39
@@ -64,7 +65,9 @@ def test_a_database_of_the_oldest_schema_is_upgraded_with_its_data(tmp_path):
         assert conn.execute("select version_num from alembic_version").fetchone() == (HEAD,)
         assert conn.execute("select n, c, root, rep, grid, depth, parent, orbit_size from classes "
                             "order by n, c, root, rep").fetchall() == old_classes
-        assert conn.execute("select * from levels order by n, c, root, depth").fetchall() == old_levels
+        assert conn.execute("select n, c, root, depth, classes, states from levels "
+                            "order by n, c, root, depth").fetchall() == old_levels
+        assert conn.execute("select distinct puzzle from classes").fetchall() == [("wrapslide",)]
         assert conn.execute("select n, c, root, complete, max_depth, height, god_number, classes, states "
                             "from builds order by n, c, root").fetchall() == old_builds
         assert {r[0] for r in conn.execute("select status from builds")} == {"done"}

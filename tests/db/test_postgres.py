@@ -180,3 +180,21 @@ def test_solver_runs_on_postgresql(built, db4, tmp_path):
     assert pg_rows(built, q) == lite_rows(lite, q)
     res = cli("stats", "--solves", "--json", "--db", built)
     assert res.returncode == 0 and '"mean_gap_exact": 0.0' in res.stdout, res.stderr
+
+
+def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
+    lite = tmp_path / "other.sqlite"
+    trees = [("rubiks-slide-hard", "1110/0100/0000/0000", None), ("rubeish", "123/456/789", 4),
+             ("rubiks-slide-hard", "1234/5678/9ABC/DEFG", 3)]   # the last: 64-bit keys, BLOBs in SQLite
+    for puzzle, goal, depth in trees:
+        extra = [] if depth is None else ["--max-depth", depth]
+        for db in (built, lite):
+            res = cli("build", "--puzzle", puzzle, "--n", len(goal.split("/")), "--goal", goal, *extra, "--db", db, "-q")
+            assert res.returncode == 0, res.stderr
+        q = (f"select grid, depth, orbit_size from classes where puzzle = '{puzzle}' and root = '{goal}' "
+             "order by depth, grid")
+        assert pg_rows(built, q) == lite_rows(lite, q) and len(pg_rows(built, q)) > 100
+    state = lite_rows(lite, "select grid from classes where puzzle = 'rubiks-slide-hard' and depth = 8")[0][0]
+    res = cli("lookup", state, "--puzzle", "rubiks-slide-hard", "--goal", "1110/0100/0000/0000", "--db", built)
+    assert res.returncode == 0 and ": 8 moves: " in res.stdout, res.stderr
+    assert cli("stats", "--puzzle", "rubeish", "--db", built).returncode == 0

@@ -82,12 +82,12 @@ def test_more_damage_is_named(copy4, run, damage, fragment):
             conn.execute("delete from levels where n=4 and c=3 and depth=6")
         elif damage.startswith("extra row, a second"):
             (rep, depth, parent, orbit), other = _member(conn, eng, 8)
-            conn.execute("insert into class_rows values (4, 3, 'all', ?, ?, ?, ?)", (other, depth, parent, orbit))
+            conn.execute("insert into class_rows values (4, 3, 'all', 0, ?, ?, ?, ?)", (other, depth, parent, orbit))
             conn.execute("update levels set classes = classes + 1, states = states + ? "
                          "where n=4 and c=3 and depth=8", (orbit,))
         elif damage.startswith("extra row, not a state"):
             (rep, depth, parent, orbit), _ = _member(conn, eng, 8)
-            conn.execute("insert into class_rows values (4, 3, 'all', 1, ?, ?, ?)", (depth, parent, orbit))
+            conn.execute("insert into class_rows values (4, 3, 'all', 0, 1, ?, ?, ?)", (depth, parent, orbit))
         else:
             (rep, depth, parent, orbit), _ = _member(conn, eng, 7)
             conn.execute("update class_rows set orbit_size = orbit_size * 2 where n=4 and c=3 and rep=?", (rep,))
@@ -105,5 +105,5 @@ def test_a_duplicated_representative_cannot_be_stored(copy4):
         rep, depth, parent, orbit = conn.execute(
             "select rep, depth, parent, orbit_size from class_rows where n=4 and c=3 and depth=5 limit 1").fetchone()
         with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-            conn.execute("insert into class_rows values (4, 3, 'all', ?, ?, ?, ?)", (rep, depth + 1, parent, orbit))
+            conn.execute("insert into class_rows values (4, 3, 'all', 0, ?, ?, ?, ?)", (rep, depth + 1, parent, orbit))
     assert wsdb.verify(4, 3, db=copy4).ok

@@ -25,10 +25,10 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..engine import Engine, get_engine
+from ..engine import Engine, puzzle_engine
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import WsdbError
-from ..puzzle import check_grid
+from ..puzzle import Puzzle, check_grid, wrapslide
 from .status import builder_alive, this_builder, unfinished
 from .store import Store
 
@@ -39,6 +39,10 @@ ROOTS = ("all", "single")
 #: (README, "Databases the solver uses"). Smaller grids are built to the end.
 DEFAULT_DEPTH = {(6, 3): 8, (6, 4): 8, (8, 2): 7, (8, 3): 6, (8, 4): 7}
 COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
+#: Another puzzle with more arrangements than this is built only to a
+#: --max-depth: its levels could outgrow memory (the class census's limit
+#: per level, :data:`wsdb.db.census.MAX_CLASSES`, is a tenth of this).
+MAX_STATES = 100_000_000
 
 
 def default_depth(n: int, c: int) -> int | None:
@@ -92,6 +96,7 @@ class Tree:
     complete: bool
     seconds: float
     levels: list[Level] = field(default_factory=list)
+    puzzle: str = "wrapslide"
 
     @property
     def height(self) -> int:
@@ -110,10 +115,14 @@ Progress = Callable[[Level, float], None]
 
 
 def roots(eng: Engine, root: str) -> np.ndarray:
-    """Level 0: the classes of all solved states, or of the thesis' one root."""
-    if root not in ROOTS:
+    """Level 0: the classes of all solved states, or of the thesis' one
+    root; for another puzzle, its goal (which ``root`` then names)."""
+    if eng.puzzle.name != "wrapslide":
+        cells = eng.puzzle.solved
+    elif root not in ROOTS:
         raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
-    cells = eng.puzzle.solved if root == "all" else eng.puzzle.single_root()[None]
+    else:
+        cells = eng.puzzle.solved if root == "all" else eng.puzzle.single_root()[None]
     reps = eng.canonical(eng.encode(cells))
     return unsortable(distinct(sortable(reps)), eng.layout.words)
 
@@ -165,7 +174,7 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
     than ``max_classes`` classes is not expanded: WsdbError instead."""
     t0 = time.perf_counter()
     level = _first_level(eng, root)
-    tree = Tree(eng.puzzle.n, eng.puzzle.c, root, max_depth, False, 0.0, [level])
+    tree = Tree(eng.puzzle.n, eng.puzzle.c, root, max_depth, False, 0.0, [level], eng.puzzle.name)
     if progress:
         progress(level, time.perf_counter() - t0)
     seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
@@ -188,8 +197,8 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
 def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "all",
           force: bool = False, progress: Progress | None = None,
           starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
-    """Build the (n, c) database and store it, level by level; returns
-    (tree, build row).
+    """Build the (n, c) Wrapslide database and store it, level by level;
+    returns (tree, build row).
 
     A finished build (complete, or at least as deep as asked) is kept unless
     ``force``; then the tree is None and the stored row is returned. An
@@ -201,12 +210,36 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     check_grid(n, c)
     if max_depth is None:
         max_depth = default_depth(n, c)
-    if max_depth is not None and max_depth < 0:
-        raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     if root not in ROOTS:
         raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
+    return _build(wrapslide(n, c), root, db, max_depth, force, progress, starting)
+
+
+def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: bool = False,
+                 progress: Progress | None = None,
+                 starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+    """Build another puzzle's tree (docs/puzzles.md) from its goal and
+    store it as :func:`build` stores Wrapslide's: the same levels, resumable
+    the same way, under (puzzle name, n, number of labels, goal text).
+    To the end unless ``max_depth``; puzzles of more than
+    :data:`MAX_STATES` arrangements need one."""
+    if puzzle.name == "wrapslide":
+        raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
+    if max_depth is None and puzzle.states > MAX_STATES:
+        raise WsdbError(f"{puzzle.label} has up to {puzzle.states:,} states, more than the "
+                        f"{MAX_STATES:,} built without a limit: give --max-depth D (or count them with "
+                        "`wsdb census`)")
+    return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting)
+
+
+def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, progress: Progress | None,
+           starting: Callable[[], None] | None) -> tuple[Tree | None, dict]:
+    """The builder behind :func:`build` and :func:`build_puzzle`."""
+    if max_depth is not None and max_depth < 0:
+        raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
+    n, c, name = puzzle.n, puzzle.c, puzzle.name
     store = Store.open(db, create=True)
-    row = store.build_row(n, c, root)
+    row = store.build_row(n, c, root, name)
     if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
             and row["builder"] != this_builder():
         raise WsdbError(f"{store.label}: {unfinished(row)}")
@@ -215,16 +248,17 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
         return None, row
     if starting:
         starting()
-    eng = get_engine(n, c)
-    key = (n, c, root)
+    eng = puzzle_engine(puzzle)
+    key = (n, c, root, name)
     t0 = time.perf_counter()
     if row is None or force:
         level = _first_level(eng, root)
-        row = dict(n=n, c=c, root=root, complete=False, max_depth=max_depth, height=0, god_number=None,
-                   classes=level.classes, states=level.states, seconds=0.0, version=version("wsdb"),
-                   built_at=_now(), status="building", builder=this_builder())
+        row = dict(puzzle=name, n=n, c=c, root=root, complete=False, max_depth=max_depth, height=0,
+                   god_number=None, classes=level.classes, states=level.states, seconds=0.0,
+                   version=version("wsdb"), built_at=_now(), status="building", builder=this_builder(),
+                   symbols=puzzle.symbols or None)
         store.begin_tree(row, level_row(key, level), class_columns(level, eng))
-        tree = Tree(n, c, root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)])
+        tree = Tree(n, c, root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], name)
         seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
         if progress:
             progress(level, time.perf_counter() - t0)
@@ -234,7 +268,7 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
         seen_prev = sortable(_stored_level(store, eng, key, depth - 1).reps) if depth else \
             np.zeros(0, dtype=sortable(level.reps).dtype)
         tree = Tree(n, c, root, max_depth, False, 0.0,
-                    [Counts(**r) for r in store.level_rows(n, c, root)])
+                    [Counts(**r) for r in store.level_rows(n, c, root, name)], name)
         row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
         store.update_build(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
     earlier = row["seconds"]
@@ -311,14 +345,16 @@ def _now() -> str:
 
 
 def _stored_level(store: Store, eng: Engine, key: tuple, depth: int) -> Level:
-    reps, _, parents, orbits = store.load(*key[:2], eng.layout, key[2], depth=depth)
+    n, c, root, puzzle = key
+    reps, _, parents, orbits = store.load(n, c, eng.layout, root, depth=depth, puzzle=puzzle)
     return Level(depth, reps, parents, orbits)
 
 
 def level_row(key: tuple, level: Level) -> dict:
-    """The ``levels`` row of one level."""
-    n, c, root = key
-    return dict(n=n, c=c, root=root, depth=level.depth, classes=level.classes, states=level.states)
+    """The ``levels`` row of one level; ``key`` is (n, c, root, puzzle)."""
+    n, c, root, puzzle = key
+    return dict(puzzle=puzzle, n=n, c=c, root=root, depth=level.depth, classes=level.classes,
+                states=level.states)
 
 
 def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[tuple]:

@@ -12,9 +12,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..engine import engine_for
+from ..engine import engine_for, puzzle_engine_for
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, format_states, parse_grouped
+from ..puzzle.define import format_cells
 from .reader import open_reader
 
 
@@ -31,22 +32,33 @@ class Answer:
     distance: int | None
     moves: list[str] | None
     more_than: int | None = None
+    puzzle: str = "wrapslide"
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def lookup(state: str, db=None) -> Answer:
-    """Optimal distance and move sequence of one state, from the database."""
-    return lookup_many([state], db=db)[0]
+def lookup(state: str, db=None, puzzle: str = "wrapslide", goal: str | None = None) -> Answer:
+    """Optimal distance and move sequence of one state, from the database;
+    for another puzzle (docs/puzzles.md), from its tree grown from ``goal``
+    (default: distinct pieces)."""
+    return lookup_many([state], db=db, puzzle=puzzle, goal=goal)[0]
 
 
-def lookup_many(states: list[str], db=None, store=None) -> list[Answer]:
+def lookup_many(states: list[str], db=None, store=None, puzzle: str = "wrapslide",
+                goal: str | None = None) -> list[Answer]:
     """Look up many states (any mix of grids); answers come in input order.
     Every state is parsed before anything is read, so bad input fails fast.
     A SQLite file is read through :mod:`.reader` (no SQLAlchemy to load),
     anything else through the store."""
-    groups = parse_grouped(states)
+    if puzzle == "wrapslide":
+        if goal is not None:
+            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+        groups = parse_grouped(states)
+    else:
+        from ..puzzle.catalog import parse_puzzle_states
+
+        groups = parse_puzzle_states(puzzle, states, goal)
     opened = store is None
     store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)
@@ -70,15 +82,22 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     """Look up parsed states (S, N) of one grid; the solver's hand-over uses
     this for the state where its search met the stored tree. ``store`` is a
     :class:`~wsdb.db.store.Store` or a :class:`~wsdb.db.reader.Reader`."""
-    n, c = puzzle.n, puzzle.c
-    build = store.require_build(n, c)
-    eng = engine_for(n, c, len(cells))
+    n, c, name = puzzle.n, puzzle.c, puzzle.name
+    tree = dict(root=tree_root(puzzle), puzzle=name)
+    build = store.require_build(n, c, **tree)
+    eng = engine_for(n, c, len(cells)) if name == "wrapslide" else puzzle_engine_for(puzzle, len(cells))
     layout = eng.layout
     raw = eng.encode(cells)
     reps = eng.canonical(raw)
-    found, depth, parents = store.fetch(n, c, layout, reps)
+    found, depth, parents = store.fetch(n, c, layout, reps, **tree)
+    if build["complete"] and not found.all() and name != "wrapslide":
+        # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
+        bad = int(np.argmin(found))
+        raise WsdbError(f"state {_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
+                        f"{puzzle.goal} by {name}'s moves (its complete tree holds {build['states']:,} of the "
+                        f"{puzzle.states:,} arrangements): expected a reachable state")
     if build["complete"] and not found.all():
-        raise WsdbError(f"{store.label}: a state is missing from the complete {n}x{n} {c}-colour "
+        raise WsdbError(f"{store.label}: a state is missing from the complete {puzzle.label} "
                         "database; it is damaged, run `wsdb verify` and rebuild with --force")
     steps = np.full((len(cells), max(int(depth.max(initial=0)), 0)), -1, dtype=np.int64)
     active = np.flatnonzero(found & (depth > 0))
@@ -91,19 +110,31 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
                             "damaged, run `wsdb verify` and rebuild with --force")
         cur[active] = nxt
         steps[active, step] = mv
-        _, d, p = store.fetch(n, c, layout, target[active])
+        _, d, p = store.fetch(n, c, layout, target[active], **tree)
         target[active] = p
         active = active[d > 0]
         step += 1
     names = puzzle.move_names
     deepest = build["height"]
     return [
-        Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None) if ok else
-        Answer(n, c, text, canon, key, None, None, deepest)
+        Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None, name) if ok else
+        Answer(n, c, text, canon, key, None, None, deepest, name)
         for text, canon, key, ok, d, row in zip(
-            format_states(cells, n).tolist(), format_states(eng.decode(reps), n).tolist(), layout.to_ints(reps),
+            _texts(puzzle, cells), _texts(puzzle, eng.decode(reps)), layout.to_ints(reps),
             found.tolist(), depth.tolist(), steps.tolist())
     ]
+
+
+def tree_root(puzzle: Puzzle) -> str:
+    """The ``root`` a puzzle's stored tree is filed under: Wrapslide's
+    'all' (every solved state), another puzzle's goal."""
+    return "all" if puzzle.name == "wrapslide" else puzzle.goal
+
+
+def _texts(puzzle: Puzzle, cells: np.ndarray) -> list[str]:
+    if puzzle.name == "wrapslide":
+        return format_states(cells, puzzle.n).tolist()
+    return [format_cells(puzzle, row) for row in cells]
 
 
 def stored_builds(db=None) -> list[dict]:

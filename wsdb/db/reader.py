@@ -28,8 +28,8 @@ BUSY_MS = 10_000   # how long a connection waits for another's write lock
 CHUNK = 5000       # keys per IN (...) query when keys are BLOBs
 MMAP_BYTES = 1 << 31   # readers map the file: key searches a third faster than through read()
 
-_BUILD_COLUMNS = ("n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
-                  "seconds", "version", "built_at", "status", "builder")
+_BUILD_COLUMNS = ("puzzle", "n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
+                  "seconds", "version", "built_at", "status", "builder", "symbols")
 
 
 def connect_readonly(path) -> sqlite3.Connection:
@@ -55,20 +55,20 @@ class Reader:
         """Close the connection."""
         self.conn.close()
 
-    def build_row(self, n: int, c: int, root: str = "all") -> dict | None:
-        """The stored build of (n, c, root), or None."""
-        row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE n=? AND c=? AND root=?",
-                                (n, c, root)).fetchone()
+    def build_row(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict | None:
+        """The stored build of (n, c, root) of ``puzzle``, or None."""
+        row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND c=? "
+                                "AND root=?", (puzzle, n, c, root)).fetchone()
         return None if row is None else dict(zip(_BUILD_COLUMNS, row))
 
-    def require_build(self, n: int, c: int, root: str = "all") -> dict:
+    def require_build(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(n, c, root), self.label, n, c, root)
+        return required(self.build_row(n, c, root, puzzle), self.label, n, c, root, puzzle)
 
-    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all"):
+    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = "wrapslide"):
         """Depth and parent of each key: (found, depth, parents (S, W))."""
-        return fetch_keys(self.conn, n, c, root, layout, keys)
+        return fetch_keys(self.conn, n, c, root, layout, keys, puzzle)
 
 
 def open_reader(db=None) -> Reader | None:
@@ -92,7 +92,8 @@ def open_reader(db=None) -> Reader | None:
     return Reader(conn, where.label)
 
 
-def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys: np.ndarray):
+def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys: np.ndarray,
+               puzzle: str = "wrapslide"):
     """Depth and parent of each key from a sqlite3 connection: (found,
     depth, parents (S, W)); keys not stored get found=False, depth -1.
 
@@ -102,16 +103,19 @@ def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys
     keys = np.asarray(keys, dtype=np.uint64).reshape(-1, layout.words)
     uniq = unsortable(distinct(sortable(keys)), layout.words)
     values = layout.to_sql(uniq)
-    where = "r.n = ? AND r.c = ? AND r.root = ?"
+    # Wrapslide's number is 0 (migration 0004); another puzzle's is looked up once by the query
+    which = "0" if puzzle == "wrapslide" else "(SELECT id FROM puzzles WHERE name = ?)"
+    tree = (n, c, root) if puzzle == "wrapslide" else (n, c, root, puzzle)
+    where = f"r.n = ? AND r.c = ? AND r.root = ? AND r.puzzle_id = {which}"
     rows: list = []
     if layout.sql_integer:
         rows = conn.execute(f"SELECT r.rep, r.depth, r.parent FROM json_each(?) AS k CROSS JOIN class_rows AS r "
-                            f"ON {where} AND r.rep = k.value", (json.dumps(values), n, c, root)).fetchall()
+                            f"ON {where} AND r.rep = k.value", (json.dumps(values), *tree)).fetchall()
     else:
         for i in range(0, len(values), CHUNK):
             part = values[i:i + CHUNK]
             rows += conn.execute(f"SELECT r.rep, r.depth, r.parent FROM class_rows AS r WHERE {where} AND "
-                                 f"r.rep IN ({','.join('?' * len(part))})", (n, c, root, *part)).fetchall()
+                                 f"r.rep IN ({','.join('?' * len(part))})", (*tree, *part)).fetchall()
     return match_rows(layout, keys, rows)
 
 

@@ -34,22 +34,28 @@ def builder_alive(builder: str | None) -> bool:
     return True
 
 
+def describe(n: int, c: int, root: str, puzzle: str = "wrapslide") -> tuple[str, str]:
+    """(what, command): how a message names the tree, and the `wsdb build`
+    command that makes or resumes it."""
+    if puzzle == "wrapslide":
+        flag = "" if root == "all" else f" --root {root}"
+        return f"{n}x{n} {c}-colour", f"wsdb build --n {n} --c {c}{flag}"
+    return f"{puzzle} {n}x{n} {root}", f"wsdb build --puzzle {puzzle} --n {n} --goal {root}"
+
+
 def unfinished(row: dict) -> str:
     """One line saying that a build is not finished, and what to do."""
-    n, c = row["n"], row["c"]
-    flag = "" if row["root"] == "all" else f" --root {row['root']}"
+    what, command = describe(row["n"], row["c"], row["root"], row.get("puzzle", "wrapslide"))
     if row["builder"] and builder_alive(row["builder"]) and row["builder"] != this_builder():
-        return (f"the {n}x{n} {c}-colour build is still running (levels 0-{row['height']} done, by "
+        return (f"the {what} build is still running (levels 0-{row['height']} done, by "
                 f"{row['builder']}): try again when it has finished")
-    return (f"the {n}x{n} {c}-colour build was interrupted at depth {row['height']}: run "
-            f"`wsdb build --n {n} --c {c}{flag}` to resume it")
+    return f"the {what} build was interrupted at depth {row['height']}: run `{command}` to resume it"
 
 
-def no_build(label: str, n: int, c: int, root: str) -> str:
-    """One line saying that a database holds no (n, c, root) build."""
-    flag = "" if root == "all" else f" --root {root}"
-    return (f"{label} has no {n}x{n} {c}-colour database: run `wsdb build --n {n} --c {c}{flag}` "
-            "first (add --max-depth D for big grids)")
+def no_build(label: str, n: int, c: int, root: str, puzzle: str = "wrapslide") -> str:
+    """One line saying that a database holds no (n, c, root) build of ``puzzle``."""
+    what, command = describe(n, c, root, puzzle)
+    return f"{label} has no {what} database: run `{command}` first (add --max-depth D for big grids)"
 
 
 def finished(row: dict | None, label: str) -> dict | None:
@@ -62,10 +68,10 @@ def finished(row: dict | None, label: str) -> dict | None:
     return row
 
 
-def required(row: dict | None, label: str, n: int, c: int, root: str) -> dict:
+def required(row: dict | None, label: str, n: int, c: int, root: str, puzzle: str = "wrapslide") -> dict:
     """The build row if it exists and is finished; else a one-line error."""
     from ..errors import WsdbError
 
     if finished(row, label) is None:
-        raise WsdbError(no_build(label, n, c, root))
+        raise WsdbError(no_build(label, n, c, root, puzzle))
     return row

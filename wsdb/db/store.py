@@ -6,7 +6,8 @@ a database is used; the tables below describe the same schema for queries,
 and a test checks that the two agree. The tables are a public interface
 (README, "SQL interface"):
 
-* ``builds``     one row per build (n, c, root, status, complete, ...)
+* ``builds``     one row per build (puzzle, n, c, root, status, complete, ...)
+* ``puzzles``    the puzzles whose trees the database holds, numbered (0: Wrapslide)
 * ``levels``     classes and states per depth
 * ``classes``    one row per class: rep, grid, depth, parent, orbit_size; a
   view over ``class_rows`` (the same without ``grid``, which the view
@@ -36,12 +37,22 @@ from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, connect_readonly, fetch_keys, match_rows
 from .status import finished, required
 
+#: The default puzzle, whose rows every older database holds
+WRAPSLIDE = "wrapslide"
 
 
-def _tree_columns() -> list[sa.Column]:
-    return [sa.Column("n", sa.Integer, primary_key=True),
+
+def _tree_columns(by_id: bool = False) -> list[sa.Column]:
+    """(puzzle, n, c, root), or for ``class_rows`` (n, c, root, puzzle_id):
+    a puzzle's number (``puzzles``) takes no bytes in a Wrapslide row where
+    its name would take ten, and after (n, c, root) it leaves queries that
+    name those on the key's prefix (migration 0004)."""
+    tree = [sa.Column("n", sa.Integer, primary_key=True),
             sa.Column("c", sa.Integer, primary_key=True),
             sa.Column("root", sa.Text, primary_key=True, server_default="all")]
+    if by_id:
+        return tree + [sa.Column("puzzle_id", sa.Integer, primary_key=True, server_default="0")]
+    return [sa.Column("puzzle", sa.Text, primary_key=True, server_default=WRAPSLIDE)] + tree
 
 
 def grid_sql(max_n: int = 16) -> str:
@@ -89,10 +100,36 @@ def grid_sql(max_n: int = 16) -> str:
     return "case " + " ".join(branches) + " end"
 
 
+def puzzle_grid_sql() -> str:
+    """The SQL expression that computes ``classes.grid`` for the other
+    puzzles (docs/puzzles.md) from the row ``r`` of ``class_rows``: any
+    board size and label count, each cell's label (1-4 bits,
+    :meth:`~wsdb.engine.keys.KeyLayout.for_colours`) read from the key's
+    hex digits and written in the tree's own symbols (``builds.symbols``).
+    One step of a recursive query per cell: about 45 us a row, fine for
+    these puzzles' trees; Wrapslide's rows keep :func:`grid_sql`."""
+    bits = "case when r.c <= 2 then 1 when r.c <= 4 then 2 when r.c <= 8 then 3 else 4 end"
+    at = "(4 * length(x) - r.n * r.n * b + i * b)"    # the cell's first bit, from the top of x
+    digit = "(instr('0123456789ABCDEF', substr(x, {k}, 1)) - 1)"
+    window = f"({digit.format(k=f'{at} / 4 + 1')} * 16 + max({digit.format(k=f'{at} / 4 + 2')}, 0))"
+    return (
+        "(with recursive k(x, b, symbols) as (select "
+        "case typeof(r.rep) when 'integer' then printf('%016X', r.rep) else hex(r.rep) end, "
+        f"{bits}, (select s.symbols from builds s join puzzles p on p.name = s.puzzle where p.id = r.puzzle_id "
+        "and s.n = r.n and s.c = r.c and s.root = r.root)), "
+        "cells(i, text) as (select 0, '' union all select i + 1, text "
+        "|| case when i > 0 and i % r.n = 0 then '/' else '' end "
+        f"|| (select substr(symbols, 1 + ({window} >> (8 - {at} % 4 - b) & ((1 << b) - 1)), 1) from k) "
+        "from cells where i < r.n * r.n) "
+        "select text from cells where i = r.n * r.n)")
+
+
 def classes_view_sql() -> str:
-    """The CREATE VIEW statement of ``classes``."""
-    return (f"create view classes as select n, c, root, rep, {grid_sql()} as grid, depth, parent, orbit_size "
-            "from class_rows")
+    """The CREATE VIEW statement of ``classes`` (SQLite)."""
+    return (f"create view classes as select case when r.puzzle_id = 0 then '{WRAPSLIDE}' else (select p.name "
+            "from puzzles p where p.id = r.puzzle_id) end as puzzle, r.n, r.c, r.root, r.rep, case when "
+            f"r.puzzle_id = 0 then {grid_sql()} else {puzzle_grid_sql()} end as grid, r.depth, r.parent, "
+            "r.orbit_size from class_rows as r")
 
 
 class Key(sa.types.TypeDecorator):
@@ -134,6 +171,7 @@ builds = sa.Table(
     sa.Column("built_at", sa.Text, nullable=False),
     sa.Column("status", sa.Text, nullable=False, server_default="done"),
     sa.Column("builder", sa.Text),
+    sa.Column("symbols", sa.Text),   # other puzzles: how labels 0..c-1 are written
 )
 levels = sa.Table(
     "levels", metadata, *_tree_columns(),
@@ -142,12 +180,19 @@ levels = sa.Table(
     sa.Column("states", Count, nullable=False),
 )
 class_rows = sa.Table(
-    "class_rows", metadata, *_tree_columns(),
+    "class_rows", metadata, *_tree_columns(by_id=True),
     sa.Column("rep", Key, primary_key=True),
     sa.Column("depth", sa.Integer, nullable=False),
     sa.Column("parent", Key),
     sa.Column("orbit_size", sa.Integer, nullable=False),
     sqlite_with_rowid=False,
+)
+
+#: The puzzles whose trees a database holds, numbered; 0 is Wrapslide.
+puzzles = sa.Table(
+    "puzzles", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.Text, nullable=False, unique=True),
 )
 
 solve_runs = sa.Table(
@@ -314,38 +359,40 @@ class Store:
     def build_rows(self) -> list[dict]:
         """Every stored build."""
         with self.sql.connect() as conn:
-            rows = conn.execute(sa.select(builds).order_by(builds.c.n, builds.c.c, builds.c.root))
+            rows = conn.execute(sa.select(builds).order_by(builds.c.puzzle != WRAPSLIDE, builds.c.puzzle, builds.c.n,
+                                                           builds.c.c, builds.c.root))
             return [dict(r._mapping) for r in rows]
 
-    def build_row(self, n: int, c: int, root: str = "all") -> dict | None:
-        """The stored build of (n, c, root), or None."""
+    def build_row(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict | None:
+        """The stored build of (n, c, root) of ``puzzle``, or None."""
         with self.sql.connect() as conn:
-            row = conn.execute(sa.select(builds).where(*_tree_is(builds, n, c, root))).first()
+            row = conn.execute(sa.select(builds).where(*_tree_is(builds, n, c, root, puzzle))).first()
             return dict(row._mapping) if row else None
 
-    def require_build(self, n: int, c: int, root: str = "all") -> dict:
+    def require_build(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(n, c, root), self.label, n, c, root)
+        return required(self.build_row(n, c, root, puzzle), self.label, n, c, root, puzzle)
 
-    def finished_build(self, n: int, c: int, root: str = "all") -> dict | None:
+    def finished_build(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict | None:
         """The stored build if finished, None if there is none; an error
         (saying so, and how to resume) if it is not finished."""
-        return finished(self.build_row(n, c, root), self.label)
+        return finished(self.build_row(n, c, root, puzzle), self.label)
 
-    def level_rows(self, n: int, c: int, root: str = "all") -> list[dict]:
+    def level_rows(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> list[dict]:
         """Per-depth class and state counts as stored."""
         with self.sql.connect() as conn:
             rows = conn.execute(sa.select(levels.c.depth, levels.c.classes, levels.c.states)
-                                .where(*_tree_is(levels, n, c, root)).order_by(levels.c.depth))
+                                .where(*_tree_is(levels, n, c, root, puzzle)).order_by(levels.c.depth))
             return [dict(r._mapping) for r in rows]
 
     def begin_tree(self, build: dict, level_row: dict, columns: Iterable[tuple]) -> None:
         """Start the (n, c, root) tree afresh in one transaction: whatever
         was stored goes, the build row (status 'building') and level 0 come.
         ``columns`` as for :meth:`add_level`."""
-        key = (build["n"], build["c"], build["root"])
+        key = (build["n"], build["c"], build["root"], build.get("puzzle", WRAPSLIDE))
         with self._write() as conn:
+            _puzzle_id(conn, key[3], register=True)
             for table in (class_rows, levels, builds):
                 conn.execute(table.delete().where(*_tree_is(table, *key)))
             _insert_classes(conn, key, level_row["depth"], columns)
@@ -363,7 +410,7 @@ class Store:
             conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**build))
 
     def update_build(self, key: tuple, values: dict) -> None:
-        """Change the build row of (n, c, root)."""
+        """Change the build row of ``key``, (n, c, root, puzzle)."""
         with self._write() as conn:
             conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
 
@@ -420,54 +467,56 @@ class Store:
     # ---- classes -----------------------------------------------------------
 
     def classes_at_depth(self, n: int, c: int, depth: int, root: str = "all",
-                         limit: int | None = None) -> list[dict]:
+                         limit: int | None = None, puzzle: str = WRAPSLIDE) -> list[dict]:
         """Representatives (grid, orbit_size) at one depth, in key order."""
         stmt = (sa.select(classes.c.grid, classes.c.orbit_size)
-                .where(*_tree_is(classes, n, c, root), classes.c.depth == depth)
+                .where(*_tree_is(classes, n, c, root, puzzle), classes.c.depth == depth)
                 .order_by(classes.c.rep).limit(limit))
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
-    def orbit_profile(self, n: int, c: int, root: str = "all") -> list[dict]:
+    def orbit_profile(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> list[dict]:
         """How many classes (and states) have each orbit size."""
         stmt = (sa.select(class_rows.c.orbit_size, sa.func.count().label("classes"),
                           sa.func.sum(class_rows.c.orbit_size).label("states"))
-                .where(*_tree_is(class_rows, n, c, root))
+                .where(*_tree_is(class_rows, n, c, root, puzzle))
                 .group_by(class_rows.c.orbit_size).order_by(class_rows.c.orbit_size))
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
-    def iter_classes(self, n: int, c: int, root: str = "all", chunk: int = 100_000) -> Iterator[list[tuple]]:
+    def iter_classes(self, n: int, c: int, root: str = "all", chunk: int = 100_000,
+                     puzzle: str = WRAPSLIDE) -> Iterator[list[tuple]]:
         """Every stored class as (rep, depth, parent, orbit_size), in key
         order, a chunk of rows at a time (memory stays bounded)."""
         stmt = (sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
-                .where(*_tree_is(class_rows, n, c, root)).order_by(class_rows.c.rep))
+                .where(*_tree_is(class_rows, n, c, root, puzzle)).order_by(class_rows.c.rep))
         with self.sql.connect() as conn:
             result = conn.execution_options(yield_per=chunk).execute(stmt)
             for part in result.partitions():
                 yield [tuple(r) for r in part]
 
-    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all"):
+    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = WRAPSLIDE):
         """Depth and parent of each key: (found, depth, parents (S, W)).
 
         Keys that are not stored get found=False, depth -1."""
         keys = np.asarray(keys, dtype=np.uint64).reshape(-1, layout.words)
         with self.sql.connect() as conn:
             if self.sql.dialect.name == "sqlite":
-                return fetch_keys(conn.connection.driver_connection, n, c, root, layout, keys)
+                return fetch_keys(conn.connection.driver_connection, n, c, root, layout, keys, puzzle)
             values = list(dict.fromkeys(layout.to_sql(keys)))
             rows = []
             for i in range(0, len(values), CHUNK):
                 stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
-                    *_tree_is(class_rows, n, c, root), class_rows.c.rep.in_(values[i:i + CHUNK]))
+                    *_tree_is(class_rows, n, c, root, puzzle), class_rows.c.rep.in_(values[i:i + CHUNK]))
                 rows += [tuple(r) for r in conn.execute(stmt)]
         return match_rows(layout, keys, rows)
 
-    def load(self, n: int, c: int, layout, root: str = "all", depth: int | None = None):
+    def load(self, n: int, c: int, layout, root: str = "all", depth: int | None = None,
+             puzzle: str = WRAPSLIDE):
         """All stored classes (optionally of one depth), sorted by key:
         (reps (S, W), depths, parents (S, W), orbit sizes)."""
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size) \
-            .where(*_tree_is(class_rows, n, c, root))
+            .where(*_tree_is(class_rows, n, c, root, puzzle))
         if depth is not None:
             stmt = stmt.where(class_rows.c.depth == depth)
         with self.sql.connect() as conn:
@@ -485,11 +534,11 @@ class Store:
         return reps[order], dep[order], parents[order], np.asarray(orb, np.int64)[order]
 
     def keys_and_depths(self, n: int, c: int, layout, root: str = "all",
-                        chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
+                        chunk: int = 500_000, puzzle: str = WRAPSLIDE) -> tuple[np.ndarray, np.ndarray]:
         """Every stored class as (reps (S, W) sorted by key, depths int8),
         read in chunks so memory stays near the size of the result (the
         solver's endgame tables; 9.7 M classes of 6x6 three colours)."""
-        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root))
+        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root, puzzle))
         reps, depths = [], []
         with self.sql.connect() as conn:
             result = conn.execution_options(yield_per=chunk).execute(stmt)
@@ -505,8 +554,25 @@ class Store:
         return keys[order], depth[order]
 
 
-def _tree_is(table, n, c, root):
-    return table.c.n == n, table.c.c == c, table.c.root == root
+def _tree_is(table, n, c, root, puzzle=WRAPSLIDE):
+    if "puzzle_id" in table.c:   # class_rows: the puzzle by its number
+        which = table.c.puzzle_id == (0 if puzzle == WRAPSLIDE else
+                                      sa.select(puzzles.c.id).where(puzzles.c.name == puzzle).scalar_subquery())
+    else:
+        which = table.c.puzzle == puzzle
+    return which, table.c.n == n, table.c.c == c, table.c.root == root
+
+
+def _puzzle_id(conn, puzzle: str, register: bool = False) -> int | None:
+    """The number of ``puzzle`` in ``puzzles`` (Wrapslide's is 0); with
+    ``register``, a new one is given to a puzzle the database lacks."""
+    if puzzle == WRAPSLIDE:
+        return 0
+    pid = conn.execute(sa.select(puzzles.c.id).where(puzzles.c.name == puzzle)).scalar()
+    if pid is None and register:
+        pid = conn.execute(sa.select(sa.func.coalesce(sa.func.max(puzzles.c.id), 0) + 1)).scalar()
+        conn.execute(puzzles.insert().values(id=pid, name=puzzle))
+    return pid
 
 
 class _Writing:
@@ -583,14 +649,15 @@ def _engine(where: Location, write: bool) -> sa.Engine:
 
 def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per: int = 256) -> None:
     """Insert one level's class rows, ``per`` rows to a statement. A
-    multi-row VALUES with n, c, root and depth written in as literals binds
+    multi-row VALUES with n, c, root, the puzzle's number and depth written in as literals binds
     3 values a row instead of 7 and steps the statement once per ``per``
     rows: twice as fast as one row per step (4.3 -> 2.0 us a row on
     SQLite), and the B-tree insert is then most of what is left."""
-    n, c, root = key
+    n, c, root, puzzle = key
+    pid = int(_puzzle_id(conn, puzzle))
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    head = "INSERT INTO class_rows (n, c, root, rep, depth, parent, orbit_size) VALUES "
-    lit = sa.literal(root, sa.Text).compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
+    head = "INSERT INTO class_rows (n, c, root, puzzle_id, rep, depth, parent, orbit_size) VALUES "
+    lit_root = sa.literal(root, sa.Text).compile(dialect=conn.dialect, compile_kwargs={"literal_binds": True})
     cursor = conn.connection.cursor()
     try:
         for reps, parents, orbits in columns:
@@ -598,7 +665,8 @@ def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per:
                 reps = np.array([int.from_bytes(v, "big") for v in reps], dtype=object)
                 parents = None if parents is None else \
                     np.array([int.from_bytes(v, "big") for v in parents], dtype=object)
-            one = f"({int(n)},{int(c)},{lit},{mark},{int(depth)},{'NULL' if parents is None else mark},{mark})"
+            one = (f"({int(n)},{int(c)},{lit_root},{pid},{mark},{int(depth)},"
+                   f"{'NULL' if parents is None else mark},{mark})")
             cols = [reps, orbits] if parents is None else [reps, parents, orbits]
             table = np.empty((len(reps), len(cols)), dtype=object if reps.dtype == object else np.int64)
             for j, col in enumerate(cols):

@@ -5,7 +5,7 @@ move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 * :mod:`.kernels`  numba: permute, canonicalise, expand, step, find
 * :mod:`.engines`  a puzzle bound to the kernels (and a numpy twin for a few states)
 """
-from .engines import Engine, SmallEngine, engine_for, get_engine
+from .engines import Engine, SmallEngine, engine_for, get_engine, puzzle_engine, puzzle_engine_for
 from .keys import KeyLayout
 
-__all__ = ["Engine", "SmallEngine", "engine_for", "get_engine", "KeyLayout"]
+__all__ = ["Engine", "SmallEngine", "engine_for", "get_engine", "puzzle_engine", "puzzle_engine_for", "KeyLayout"]

@@ -191,3 +191,15 @@ def get_engine(n: int, c: int) -> Engine:
 def engine_for(n: int, c: int, states: int) -> Engine | SmallEngine:
     """The engine that answers ``states`` lookups fastest, start-up included."""
     return SmallEngine(wrapslide(n, c)) if states <= SMALL else get_engine(n, c)
+
+
+@lru_cache(maxsize=None)
+def puzzle_engine(puzzle: Puzzle) -> Engine:
+    """The (cached) numba engine of any puzzle: Wrapslide's shared one, or
+    one per definition of another puzzle (docs/puzzles.md)."""
+    return get_engine(puzzle.n, puzzle.c) if puzzle.name == "wrapslide" else Engine(puzzle)
+
+
+def puzzle_engine_for(puzzle: Puzzle, states: int) -> Engine | SmallEngine:
+    """:func:`engine_for` for any puzzle."""
+    return SmallEngine(puzzle) if states <= SMALL else puzzle_engine(puzzle)

@@ -4,9 +4,14 @@ on the same engine (the sliding-tile puzzle, whose moves depend on the
 state, for the ranked census only)."""
 from __future__ import annotations
 
+import math
+import re
 from typing import Callable
 
+import numpy as np
+
 from ..errors import WsdbError
+from .define import parse_cells
 from .model import Puzzle, wrapslide
 from .rotate2x2 import rotate2x2
 from .rubeish import rubeish
@@ -54,3 +59,38 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
         raise WsdbError(f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal "
                         "with at most 16 distinct symbols")
     return make(n, goal)
+
+
+def parse_puzzle_states(name: str, states: list[str], goal: str | None = None
+                        ) -> dict[int, tuple[Puzzle, np.ndarray, np.ndarray]]:
+    """States of another puzzle (not Wrapslide, not the sliding puzzle),
+    grouped by board: {n: (puzzle, positions in ``states``, cells (S, N))}.
+    The board size follows from each state's cell count, or from ``goal``;
+    every state is checked (board, symbols, their counts) before any work,
+    and an error names the bad state's position when there are several."""
+    if name in ("wrapslide", "sliding") or name not in OTHERS:
+        raise WsdbError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}")
+    groups: dict[int, tuple[Puzzle, list[int], list[np.ndarray]]] = {}
+    if goal is not None:
+        fixed = get_puzzle(name, _board(goal, "goal"), goal=goal)
+        groups[fixed.n] = (fixed, [], [])
+    for i, text in enumerate(states):
+        try:
+            n = fixed.n if goal is not None else _board(text, "state")
+            if n not in groups:
+                groups[n] = (get_puzzle(name, n, goal=goal), [], [])
+            puzzle, positions, cells = groups[n]
+            cells.append(parse_cells(puzzle, text))
+            positions.append(i)
+        except WsdbError as e:
+            raise WsdbError(f"state {i + 1} ({str(text).strip()!r}): {e}" if len(states) > 1 else str(e)) from None
+    return {n: (p, np.asarray(pos, np.int64), np.stack(cells)) for n, (p, pos, cells) in groups.items() if pos}
+
+
+def _board(text: str, what: str) -> int:
+    """The n of an n x n state (or goal) written as text."""
+    cells = len(re.sub(r"[/,\s]+", "", str(text)))
+    n = math.isqrt(cells)
+    if cells == 0 or n * n != cells:
+        raise WsdbError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
+    return n

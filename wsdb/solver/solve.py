@@ -232,23 +232,37 @@ METHODS = ("auto", *SEARCHES)
 
 
 def solve(state: str, db=None, method: str = "auto", time_limit: float | None = None,
-          length_only: bool = False, store: Store | None = None) -> Solution:
-    """Solve one state (any accepted text form); see the module docstring."""
-    return solve_many([state], db, method, time_limit, length_only, store)[0]
+          length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
+          goal: str | None = None) -> Solution:
+    """Solve one state (any accepted text form); see the module docstring.
+    Another puzzle's state (``puzzle``, its tree grown from ``goal``) is
+    solved with its stored tree (:mod:`.stored`)."""
+    return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal)[0]
 
 
 def solve_many(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
-               length_only: bool = False, store: Store | None = None) -> list[Solution]:
+               length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
+               goal: str | None = None) -> list[Solution]:
     """Solve several states; all are parsed before any work starts."""
-    return list(iter_solve(states, db, method, time_limit, length_only, store))
+    return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal))
 
 
 def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
-               length_only: bool = False, store: Store | None = None) -> Iterator[Solution]:
+               length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
+               goal: str | None = None) -> Iterator[Solution]:
     """:func:`solve_many`, yielding each answer as soon as it is found.
     Arguments, states and the database are checked at the call, before
     the first answer is asked for."""
     check_request(method, time_limit)
+    if puzzle != "wrapslide":
+        if method not in ("auto", "meet"):
+            raise WsdbError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
+                            f"middle): expected --method auto or meet, not {method}")
+        from .stored import solve_puzzle_states
+
+        return solve_puzzle_states(states, puzzle, goal, db, time_limit or DEFAULT_TIME, length_only, store)
+    if goal is not None:
+        raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)
     store = store if store is not None else Store.open_if_present(db)
     return _solutions(parsed, store, method, time_limit, length_only)

@@ -7,7 +7,11 @@ same figures as SQL are in docs/sql.md). ``wsdb stats`` prints these.
 
 Every function takes ``db`` as a path, URL or open :class:`Store`, and an
 optional (n, c) to restrict to one build; ``root`` picks the tree kind
-(``all``, the default, or the thesis' ``single`` root).
+(``all``, the default, or the thesis' ``single`` root). ``puzzle`` (and
+``goal``) pick another puzzle's builds (docs/puzzles.md): every build of it,
+or with ``n`` the one grown from ``goal`` (default: distinct pieces).
+Without ``puzzle``, every puzzle's builds are shown; ``root`` filters
+Wrapslide's, whose tree kinds it names.
 """
 from __future__ import annotations
 
@@ -16,9 +20,9 @@ import pandas as pd
 from ..db.cache import cache_file
 from ..db.store import Store
 from ..errors import WsdbError
-from ..puzzle import check_grid, wrapslide
+from ..puzzle import Puzzle, check_grid, wrapslide
 
-BUILD_COLUMNS = ["n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
+BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
                  "states", "seconds", "version", "built_at"]
 
 
@@ -26,22 +30,51 @@ def _store(db) -> Store:
     return db if isinstance(db, Store) else Store.open(db)
 
 
-def _builds(store: Store, n: int | None, c: int | None, root: str | None) -> list[dict]:
+def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None,
+            goal: str | None = None) -> list[dict]:
+    if puzzle not in (None, "wrapslide"):
+        if c is not None:
+            raise WsdbError(f"--c is Wrapslide's colour count: pick one {puzzle} build by --n and --goal")
+        if n is None:
+            if goal is not None:
+                raise WsdbError("--goal goes with --n: the board the goal is written on")
+            return [b for b in store.build_rows() if b["puzzle"] == puzzle]
+        from ..puzzle.catalog import get_puzzle
+
+        p = get_puzzle(puzzle, int(n), goal=goal)
+        return [store.require_build(p.n, p.c, p.goal, puzzle)]
     if (n is None) != (c is None):
         raise WsdbError("give both --n and --c, or neither (every build)")
     if n is not None:
         check_grid(n, c)
         return [store.require_build(int(n), int(c), root or "all")]   # refuses an unfinished build
-    return [b for b in store.build_rows() if root is None or b["root"] == root]
+    return [b for b in store.build_rows() if (puzzle is None or b["puzzle"] == puzzle)
+            and (root is None or b["root"] == root or b["puzzle"] != "wrapslide")]
 
 
-def builds(db=None, n: int | None = None, c: int | None = None, root: str | None = None) -> pd.DataFrame:
+def puzzle_of(build: dict) -> Puzzle:
+    """The puzzle a build row was grown for: a Wrapslide grid, or another
+    puzzle from its goal (``root``)."""
+    if build.get("puzzle", "wrapslide") == "wrapslide":
+        return wrapslide(build["n"], build["c"])
+    from ..puzzle.catalog import get_puzzle
+
+    return get_puzzle(build["puzzle"], build["n"], goal=build["root"])
+
+
+def _key(b) -> tuple:
+    """(puzzle, n, c, root) of a build row or a levels frame's row."""
+    return (b["puzzle"], b["n"], b["c"], b["root"])
+
+
+def builds(db=None, n: int | None = None, c: int | None = None, root: str | None = None,
+           puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """Stored builds with their size on disk: ``db_bytes`` is the build's
     share of the database file by class count (an estimate: class rows are
     nearly all of it; None for database servers), ``cache_bytes`` the
     derived arrays cached beside the file."""
     store = _store(db)
-    rows = _builds(store, n, c, root)
+    rows = _builds(store, n, c, root, puzzle, goal)
     size = None
     if store.path is not None:
         size = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal"))
@@ -49,41 +82,47 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     total = sum(b["classes"] for b in store.build_rows()) or 1
     out = []
     for b in rows:
-        share = None if size is None else round(size * b["classes"] / total)
-        names = [f"tree{b['n']}c{b['c']}"] + ([f"gather{b['n']}"] if b["c"] == 2 else [])
+        share = None if size is None else size * b["classes"] // total   # rounded down: shares never add up past the file
+        names = [] if b["puzzle"] != "wrapslide" else \
+            [f"tree{b['n']}c{b['c']}"] + ([f"gather{b['n']}"] if b["c"] == 2 else [])
         files = [cache_file(store.path, name, b) for name in names]
         cached = sum(f.stat().st_size for f in files if f is not None and f.exists())
         out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached})
     return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + ["db_bytes", "cache_bytes"]))
 
 
-def levels(db=None, n: int | None = None, c: int | None = None, root: str | None = "all") -> pd.DataFrame:
+def levels(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
+           puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """Classes and states per depth, with the cumulative share of the
     build's stored states reached by each depth."""
     store = _store(db)
-    keep = {(b["n"], b["c"], b["root"]) for b in _builds(store, n, c, root)}
-    df = pd.DataFrame(store.all_level_rows(), columns=["n", "c", "root", "depth", "classes", "states"]).astype(
+    keep = {_key(b) for b in _builds(store, n, c, root, puzzle, goal)}
+    df = pd.DataFrame(store.all_level_rows(),
+                      columns=["puzzle", "n", "c", "root", "depth", "classes", "states"]).astype(
         {"n": "int64", "c": "int64", "depth": "int64", "classes": "int64", "states": "int64"})
-    mine = pd.Series([(r.n, r.c, r.root) in keep for r in df.itertuples()], index=df.index, dtype=bool)
+    mine = pd.Series([(r.puzzle, r.n, r.c, r.root) in keep for r in df.itertuples()], index=df.index, dtype=bool)
     df = df[mine].reset_index(drop=True)
-    grouped = df.groupby(["n", "c", "root"])["states"]
+    grouped = df.groupby(["puzzle", "n", "c", "root"], sort=False)["states"]
     df["cumulative_share"] = grouped.cumsum() / grouped.transform("sum")
     return df
 
 
-def summary(db=None, n: int | None = None, c: int | None = None, root: str | None = "all") -> pd.DataFrame:
+def summary(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
+            puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """One row per build: God number (or the depth a partial tree stops
     at), mean distance over states and over classes, antipodes, coverage
-    of all states, and the build facts. Means and antipodes are given for
-    complete builds only: in a partial tree the deepest states are unknown."""
+    of all states (another puzzle: of all arrangements of its goal's labels,
+    of which its moves may reach only some), and the build facts. Means
+    and antipodes are given for complete builds only: in a partial tree the
+    deepest states are unknown."""
     store = _store(db)
-    lv = levels(store, n, c, root)
+    lv = levels(store, n, c, root, puzzle, goal)
     out = []
-    for b in _builds(store, n, c, root):
-        mine = lv[(lv.n == b["n"]) & (lv.c == b["c"]) & (lv.root == b["root"])]
+    for b in _builds(store, n, c, root, puzzle, goal):
+        mine = _mine(lv, b)
         top = mine[mine.depth == mine.depth.max()]
         complete = bool(b["complete"])
-        total = wrapslide(b["n"], b["c"]).states
+        total = puzzle_of(b).states
         out.append({
             **{k: b[k] for k in BUILD_COLUMNS},
             "more_than": None if complete else int(b["height"]),
@@ -97,45 +136,62 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
     return _nullable(pd.DataFrame(out))
 
 
-def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | None = None) -> pd.DataFrame:
+def _mine(lv: pd.DataFrame, b: dict) -> pd.DataFrame:
+    """The rows of one build in a levels frame."""
+    return lv[(lv.puzzle == b["puzzle"]) & (lv.n == b["n"]) & (lv.c == b["c"]) & (lv.root == b["root"])]
+
+
+def _one(store: Store, n, c, root, puzzle, goal) -> dict:
+    """The one build (n, c, root) of Wrapslide, or (n, goal) of ``puzzle``;
+    a build row is taken as it is."""
+    if isinstance(n, dict):
+        return n
+    return _builds(store, n, None if puzzle not in (None, "wrapslide") else c, root, puzzle, goal)[0]
+
+
+def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | None = None,
+              puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """The classes farthest from solved (depth = God number) of a complete
-    build, in key order: their grids and orbit sizes."""
+    build, in key order: their grids and orbit sizes. ``n`` may be a build
+    row instead of (n, c, root)."""
     store = _store(db)
-    b = _builds(store, n, c, root)[0]
-    n, c = b["n"], b["c"]
+    b = _one(store, n, c, root, puzzle, goal)
     if not b["complete"]:
-        raise WsdbError(f"the {n}x{n} {c}-colour build stops at depth {b['height']}: its antipodes are "
+        raise WsdbError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
                         "unknown (they lie beyond the stored tree)")
-    return pd.DataFrame(store.classes_at_depth(n, c, b["height"], root, limit), columns=["grid", "orbit_size"])
+    return pd.DataFrame(store.classes_at_depth(b["n"], b["c"], b["height"], b["root"], limit, b["puzzle"]),
+                        columns=["grid", "orbit_size"])
 
 
-def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all") -> pd.DataFrame:
+def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: str | None = None,
+                  goal: str | None = None) -> pd.DataFrame:
     """The symmetry profile: how many classes (and states) have each orbit
-    size. Orbit size = group order / number of symmetries fixing the class."""
+    size. Orbit size = group order / number of symmetries fixing the class.
+    ``n`` may be a build row instead of (n, c, root)."""
     store = _store(db)
-    b = _builds(store, n, c, root)[0]
-    n, c = b["n"], b["c"]
-    df = pd.DataFrame(store.orbit_profile(n, c, root), columns=["orbit_size", "classes", "states"])
-    df.insert(1, "symmetries", wrapslide(n, c).group_order // df.orbit_size)
+    b = _one(store, n, c, root, puzzle, goal)
+    df = pd.DataFrame(store.orbit_profile(b["n"], b["c"], b["root"], b["puzzle"]),
+                      columns=["orbit_size", "classes", "states"])
+    df.insert(1, "symmetries", puzzle_of(b).group_order // df.orbit_size)
     return df
 
 
 def report(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
-           first: int = 3) -> list[dict]:
+           first: int = 3, puzzle: str | None = None, goal: str | None = None) -> list[dict]:
     """Everything ``wsdb stats`` shows, one dict per build: the summary
     row, its levels, the symmetry profile and the first ``first``
     antipodes (for complete builds)."""
     store = _store(db)
-    lv = levels(store, n, c, root)
+    lv = levels(store, n, c, root, puzzle, goal)
     out = []
-    for row in summary(store, n, c, root).to_dict("records"):
-        key = (row["n"], row["c"], row["root"])
-        mine = lv[(lv.n == key[0]) & (lv.c == key[1]) & (lv.root == key[2])]
+    for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
+        b = _plain(row)
         out.append({
-            **_plain(row),
-            "levels": [_plain(r) for r in mine[["depth", "classes", "states", "cumulative_share"]].to_dict("records")],
-            "orbit_profile": [_plain(r) for r in orbit_profile(store, *key).to_dict("records")],
-            "first_antipodes": (antipodes(store, *key, limit=first).grid.tolist() if row["complete"] else []),
+            **b,
+            "levels": [_plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
+                       .to_dict("records")],
+            "orbit_profile": [_plain(r) for r in orbit_profile(store, b).to_dict("records")],
+            "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
         })
     return out
 

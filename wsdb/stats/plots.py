@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import WsdbError
-from .figures import _store, levels, orbit_profile, summary
+from .figures import _plain, _store, levels, orbit_profile, summary
 
 STATES = "#3b6ea8"
 CLASSES = "#e08a2c"
@@ -41,13 +41,14 @@ def _figure(builds: pd.DataFrame, height: float):
 
 
 def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, c: int | None = None,
-                root: str = "all") -> Path:
-    """Write the states-per-depth figure to ``path`` (PNG); returns it."""
+                root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
+    """Write the states-per-depth figure of one puzzle's builds to ``path``
+    (PNG); returns it."""
     store = _store(db)
-    builds = summary(store, n, c, root)
+    builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
-    lv = levels(store, n, c, root)
+    lv = levels(store, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.2)
     for (bn, bc), (ax, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
@@ -63,27 +64,28 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
             text = f"stored to depth {b.height}; deeper unknown"
         ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
                 color=MARK if b.complete else "#555555")
-        ax.set_title(f"{bn}x{bn}, {bc} colours", fontsize=11)
+        ax.set_title(f"{bn}x{bn}, {bc} {'colours' if puzzle == 'wrapslide' else 'labels'}", fontsize=11)
         ax.set_xlabel("depth (moves from solved)")
         ax.set_xticks(range(0, int(b.height) + 1, 1 if b.height <= 12 else 2))
         ax.grid(axis="y", alpha=0.3)
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    fig.suptitle("Wrapslide: states and classes per depth", fontsize=13)
+    fig.suptitle(f"{_title(puzzle)}: states and classes per depth", fontsize=13)
     return save_png(fig, path)
 
 
 def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = None, c: int | None = None,
-                  root: str = "all") -> Path:
-    """Write the symmetry-profile figure to ``path`` (PNG); returns it."""
+                  root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
+    """Write the symmetry-profile figure of one puzzle's builds to ``path``
+    (PNG); returns it."""
     store = _store(db)
-    builds = summary(store, n, c, root)
+    builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
     fig, panels = _figure(builds, 3.0)
     for (bn, bc), (ax, b) in panels.items():
-        prof = orbit_profile(store, bn, bc, root).sort_values("symmetries")
+        prof = orbit_profile(store, _plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
         ax.bar(labels, prof.classes, color=STATES)
         ax.set_yscale("log")
@@ -91,13 +93,17 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
         for x, v in zip(labels, prof.classes):
             ax.text(x, v * 1.3, f"{v:,}", ha="center", va="bottom", fontsize=7)
         partial = "" if b.complete else f" (depths 0-{b.height})"
-        ax.set_title(f"{bn}x{bn}, {bc} colours{partial}", fontsize=11)
+        ax.set_title(f"{bn}x{bn}, {bc} {'colours' if puzzle == 'wrapslide' else 'labels'}{partial}", fontsize=11)
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
-    fig.suptitle("Wrapslide: how symmetric the classes are (orbit size = group order / symmetries)",
+    fig.suptitle(f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)",
                  fontsize=12)
     return save_png(fig, path)
+
+
+def _title(puzzle: str) -> str:
+    return "Wrapslide" if puzzle == "wrapslide" else puzzle
 
 
 def save_png(fig, path) -> Path:

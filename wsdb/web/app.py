@@ -63,6 +63,7 @@ class RandomOut(BaseModel):
 
 
 class BuildOut(BaseModel):
+    puzzle: str
     n: int
     c: int
     root: str

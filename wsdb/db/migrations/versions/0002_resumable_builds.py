@@ -21,7 +21,7 @@ Create Date: 2026-11-22
 import sqlalchemy as sa
 from alembic import op
 
-from wsdb.db.store import classes_view_sql, grid_sql
+from wsdb.db.store import grid_sql
 
 # PostgreSQL: the grid by a function over the NUMERIC key, one cell (one
 # base-2 or base-4 digit, the last cell least significant) at a time
@@ -43,6 +43,10 @@ end $$
 PG_VIEW = ("create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
            "orbit_size from class_rows")
 
+# the view as this revision made it (0004 re-creates it with the puzzle column)
+SQLITE_VIEW = (f"create view classes as select n, c, root, rep, {grid_sql()} as grid, depth, parent, "
+               "orbit_size from class_rows")
+
 revision = "0002"
 down_revision = "0001"
 branch_labels = None
@@ -60,7 +64,7 @@ def upgrade() -> None:
         op.execute(PG_GRID)
         op.execute(PG_VIEW)
     else:
-        op.execute(classes_view_sql())
+        op.execute(SQLITE_VIEW)
 
 
 def downgrade() -> None:

@@ -1,0 +1,75 @@
+"""The other puzzles (docs/puzzles.md) solved with their stored trees.
+
+Their trees are small beside Wrapslide's 6x6 and 8x8 (Rube-ish 3x3:
+181,440 classes), so the table is the solver: a state the tree holds is
+answered exactly by walking parent pointers (:func:`~wsdb.db.lookup.lookup_grid`);
+a state beyond a partial tree by meeting the tree in the middle
+(:func:`~wsdb.solver.meet.meet_in_the_middle`), which proves its distance
+exactly, or, when the time limit ends the search, a lower bound of one more
+than the levels searched plus the tree's height.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+import numpy as np
+
+from ..db.lookup import lookup_grid, tree_root
+from ..db.store import Store
+from ..engine import puzzle_engine
+from ..errors import WsdbError
+from ..puzzle import Puzzle
+from ..puzzle.catalog import parse_puzzle_states
+from ..puzzle.define import format_cells
+from .guide import Guide
+from .meet import meet_in_the_middle
+from .tables import Endgame
+
+
+def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None, db=None,
+                        time_limit: float = 10.0, length_only: bool = False,
+                        store: Store | None = None) -> Iterator:
+    """Solutions (:class:`~wsdb.solver.solve.Solution`) of states of another
+    puzzle, in input order, from its stored tree grown from ``goal``.
+    Every state is checked before the first answer, and the tree must exist."""
+    from .solve import Solution
+
+    groups = parse_puzzle_states(puzzle, states, goal)
+    store = store if store is not None else Store.open(db)
+    order = sorted((int(i), p, cells[k]) for p, pos, cells in groups.values() for k, i in enumerate(pos))
+    for _, p, _ in order:   # refuse a missing tree before any work
+        store.require_build(p.n, p.c, tree_root(p), p.name)
+    endgames: dict[int, Endgame] = {}
+
+    def answers():
+        for _, p, cells in order:
+            started = time.perf_counter()
+            ans = lookup_grid(store, p, cells[None])[0]
+            text = format_cells(p, cells)
+            if ans.distance is not None:
+                moves = None if length_only else ans.moves
+                yield Solution(p.n, p.c, text, "table", moves, ans.distance, ans.distance, True,
+                               time.perf_counter() - started, exact=ans.distance)
+                continue
+            if p.n not in endgames:
+                endgames[p.n] = _endgame(store, p)
+            eg = endgames[p.n]
+            deadline = time.perf_counter() + time_limit
+            found, lower, timed_out = meet_in_the_middle(Guide(p, None, eg), cells, deadline)
+            if found is None:
+                raise WsdbError(f"{text}: no sequence found in {time_limit:g} s; its distance is at least "
+                                f"{lower} (the stored tree reaches depth {eg.height}): build the tree deeper "
+                                "with --max-depth, or give more --time-limit")
+            moves = None if length_only else [p.move_names[m] for m in found.moves(store, p)]
+            yield Solution(p.n, p.c, text, "meet", moves, found.length, found.length, True,
+                           time.perf_counter() - started, timed_out=timed_out, exact=found.length)
+    return answers()
+
+
+def _endgame(store: Store, p: Puzzle) -> Endgame:
+    """The stored partial tree of ``p`` in memory, sorted by key."""
+    eng = puzzle_engine(p)
+    build = store.require_build(p.n, p.c, tree_root(p), p.name)
+    keys, depths = store.keys_and_depths(p.n, p.c, eng.layout, tree_root(p), puzzle=p.name)
+    return Endgame(eng, np.ascontiguousarray(keys), depths, int(build["height"]), bool(build["complete"]))
