@@ -130,7 +130,7 @@ def puzzle_options(f):
                      help="Other puzzles: the goal the tree grows from, one symbol per cell, rows split "
                           "by '/' (default: distinct pieces 1..9, A..G in reading order). Fewer "
                           "symbols make a coloured variant, e.g. 1110/0100/0000/0000.")(f)
-    return click.option("--puzzle", type=click.Choice(PUZZLES[:-1]), default="wrapslide", show_default=True,
+    return click.option("--puzzle", type=click.Choice(PUZZLES), default="wrapslide", show_default=True,
                         help="Which puzzle (docs/puzzles.md).")(f)
 
 
@@ -139,8 +139,14 @@ def puzzle_options(f):
 PUZZLES = ("wrapslide", "rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "rotate2x2", "sliding")
 
 
+def columns_option(f):
+    return click.option("--m", "m", type=int, default=None, help="Sliding puzzle only: columns (default n).")(f)
+
+
 @main.command()
-@click.option("--n", "n", type=int, required=True, help="Grid size (Wrapslide: even; 4, 6, 8 are the game's).")
+@click.option("--n", "n", type=int, required=True,
+              help="Grid size (Wrapslide: even; 4, 6, 8 are the game's; the sliding puzzle: rows).")
+@columns_option
 @click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours, 2-4.")
 @puzzle_options
 @click.option("--max-depth", type=int, default=None, metavar="D",
@@ -155,7 +161,7 @@ PUZZLES = ("wrapslide", "rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "ro
 @db_option
 @json_option
 @clean_errors
-def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
+def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     """Breadth-first search over symmetry classes from the solved states,
     storing one row per class (representative, depth, parent, orbit size).
 
@@ -168,13 +174,16 @@ def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     Other puzzles grow from their goal (docs/puzzles.md):
       wsdb build --puzzle rubeish --n 3                  # 181,440 states, God's number 8
       wsdb build --puzzle rubiks-slide-hard --n 4 --goal 1110/0100/0000/0000
+      wsdb build --puzzle sliding --n 2 --m 5            # 1,814,400 states, God's number 55
       wsdb lookup --puzzle rubeish 987/654/321
     """
     from .db.build import build as run_build
-    from .db.build import build_puzzle
+    from .db.build import build_puzzle, build_sliding
     from .db.location import resolve
     from .db.status import describe
 
+    if m is not None and puzzle != "sliding":
+        raise WsdbError(f"--m is the sliding puzzle's number of columns: {puzzle} is played on n x n")
     if puzzle == "wrapslide":
         if c is None:
             raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
@@ -185,9 +194,12 @@ def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     else:
         if root != "all":
             raise WsdbError(f"--root is Wrapslide's: {puzzle} grows from its --goal")
+        if puzzle == "sliding" and max_depth is not None:
+            raise WsdbError("the sliding puzzle is built whole (its ranked table holds every state): "
+                            "give no --max-depth")
         from .puzzle.catalog import get_puzzle
 
-        p = get_puzzle(puzzle, n, c=c, goal=goal)
+        p = get_puzzle(puzzle, n, c=c, goal=goal, m=m)
         what, command = describe(n, p.c, p.goal, puzzle)
         label = what
 
@@ -201,6 +213,8 @@ def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
         if puzzle == "wrapslide":
             tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force,
                                    progress=_level_lines(quiet), starting=starting)
+        elif puzzle == "sliding":
+            tree, row = build_sliding(p, db=db, force=force, progress=_level_lines(quiet), starting=starting)
         else:
             tree, row = build_puzzle(p, db=db, max_depth=max_depth, force=force, progress=_level_lines(quiet),
                                      starting=starting)
@@ -215,7 +229,7 @@ def build(n, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     else:
         whole = (f"God number {row['god_number']}" if row["complete"]
                  else f"depths 0-{row['height']} (partial)")
-        if row["complete"] and puzzle != "wrapslide" and row["c"] < n * n:   # a coloured goal
+        if row["complete"] and puzzle not in ("wrapslide", "sliding") and row["c"] < n * n:   # a coloured goal
             whole = f"largest distance from the goal {row['god_number']} (a subgame of {row['c']} labels)"
         click.echo(f"{what}: {row['classes']:,} classes, {row['states']:,} states, {whole}; "
                    f"{row['seconds']:.2f} s")
@@ -479,16 +493,18 @@ def eval_cmd(n, c, count, seed, method, time_limit, db, as_json):
 @main.command()
 @click.argument("state")
 @click.argument("moves", nargs=-1)
+@puzzle_options
 @json_option
 @clean_errors
-def apply(state, moves, as_json):
+def apply(state, moves, puzzle, goal, as_json):
     """Print STATE after MOVES (e.g. `wsdb apply 1212/3434/1243/3421 T1 R1`).
 
     With --json: the start, the moves, the result, whether it is solved, and
-    every state along the way."""
+    every state along the way. Another puzzle's moves in its own notation:
+    `wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2`."""
     from .puzzle.replay import replay
 
-    played = replay(state, list(moves))
+    played = replay(state, list(moves), puzzle, goal)
     if as_json:
         click.echo(json.dumps(played.to_dict()))
     else:
@@ -788,11 +804,12 @@ def serve(host, port, max_time_limit, max_busy, db):
 
 @main.command("random")
 @draw_options(1, 10_000_000, "How many states.", colours=False)
+@columns_option
 @puzzle_options
 @db_option
 @json_option
 @clean_errors
-def random_cmd(n, c, count, seed, puzzle, goal, db, as_json):
+def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
     """Print uniformly random states, one per line: every arrangement of
     the colours is equally likely (a random permutation of the cells, not a
     random walk from solved). Pipe them to `lookup -` or `solve -`.
@@ -819,9 +836,10 @@ def random_cmd(n, c, count, seed, puzzle, goal, db, as_json):
         from .puzzle.catalog import get_puzzle
         from .puzzle.define import format_cells
 
-        p = get_puzzle(puzzle, n, c=c, goal=goal)
+        p = get_puzzle(puzzle, n, c=c, goal=goal, m=m)
         draw = TreeSampler(p, db).draw
-        text = lambda cells: [format_cells(p, row) for row in cells]   # noqa: E731
+        text = (lambda cells: [p.format(row) for row in cells]) if puzzle == "sliding" else \
+            (lambda cells: [format_cells(p, row) for row in cells])
     seed = _seed_or_fresh(seed)
     rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
     step = 100_000

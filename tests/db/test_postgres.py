@@ -194,6 +194,11 @@ def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
         q = (f"select grid, depth, orbit_size from classes where puzzle = '{puzzle}' and root = '{goal}' "
              "order by depth, grid")
         assert pg_rows(built, q) == lite_rows(lite, q) and len(pg_rows(built, q)) > 100
+    for db in (built, lite):   # a board that is not square
+        res = cli("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--db", db, "-q")
+        assert res.returncode == 0, res.stderr
+    q = "select grid, depth from classes where puzzle = 'sliding' order by grid"
+    assert pg_rows(built, q) == lite_rows(lite, q) and len(pg_rows(built, q)) == 360
     state = lite_rows(lite, "select grid from classes where puzzle = 'rubiks-slide-hard' and depth = 8")[0][0]
     res = cli("lookup", state, "--puzzle", "rubiks-slide-hard", "--goal", "1110/0100/0000/0000", "--db", built)
     assert res.returncode == 0 and ": 8 moves: " in res.stdout, res.stderr

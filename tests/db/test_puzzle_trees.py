@@ -15,13 +15,14 @@ from alembic import command
 from alembic.config import Config
 
 import wsdb
-from tests.db.test_census import grid_moves_rubeish, plain_bfs
-from wsdb.db.build import build_puzzle
+from tests.db.test_census import grid_moves_rubeish, plain_bfs, sliding_moves
+from wsdb.db.build import build_puzzle, build_sliding
 from wsdb.db.sample import TreeSampler
 from wsdb.db.store import Store
 from wsdb.errors import WsdbError
 from wsdb.puzzle.catalog import get_puzzle
 from wsdb.puzzle.define import format_cells
+from wsdb.puzzle.sliding import SlidingPuzzle
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "puzzles.json").read_text())
 
@@ -208,6 +209,9 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
     assert [r["state"] for r in rows] == drawn.stdout.split() and all(r["puzzle"] == "rubiks-slide-easy" for r in rows)
     solved = run("solve", rows[0]["state"], "--puzzle", "rubiks-slide-easy", "--goal", goal, "--json", "--db", db)
     assert json.loads(solved.stdout)["length"] == rows[0]["distance"]
+    for r in rows:
+        played = run("apply", r["state"], *r["moves"], "--puzzle", "rubiks-slide-easy", "--goal", goal, "--json")
+        assert json.loads(played.stdout)["solved"] and json.loads(played.stdout)["result"] == goal
     report = run("stats", "--puzzle", "rubiks-slide-easy", "--json", "--db", db)
     assert json.loads(report.stdout)["states"] == 9
     assert "rubiks-slide-easy 3x3 101/000/101" in run("info", "--db", db).stdout
@@ -221,8 +225,80 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
     (("lookup", "12345678", "--puzzle", "rubeish"), "expected n*n"),
     (("solve", "123/456/789", "--puzzle", "rubeish", "--method", "beam"), "expected --method auto or meet"),
     (("random", "--puzzle", "rubeish", "--n", 3, "--c", 3), "--c is Wrapslide's"),
+    (("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--max-depth", 3), "give no --max-depth"),
+    (("build", "--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
+    (("lookup", "12345_", "--puzzle", "sliding"), "expected its rows split by '/'"),
 ])
 def test_bad_puzzle_arguments_are_one_line(run, tmp_path, args, says):
     res = run(*args, "--db", tmp_path / "none.sqlite")
     assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "none.sqlite").exists()      # nothing written
+
+
+# ---- the sliding-tile puzzle: its tree from the ranked table ---------------------------
+
+def plain_slide(state, name, cols):
+    """The sliding rules written here: move D slides the tile above the
+    blank down into it, U the one below up, R the one left of it right, L
+    the one right of it left."""
+    s = list(state)
+    b = s.index("_")
+    t = b + {"D": -cols, "U": cols, "R": -1, "L": 1}[name]
+    assert 0 <= t < len(s) and (name in "DU" or t // cols == b // cols), (state, name)
+    s[b], s[t] = s[t], s[b]
+    return "".join(s)
+
+
+@pytest.fixture(scope="module")
+def sliding_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("sliding") / "s.sqlite"
+    for rows, cols in ((2, 3), (3, 3)):
+        build_sliding(SlidingPuzzle(rows, cols), db=db)
+    return db
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 3), (3, 3)])
+def test_the_sliding_tree_holds_every_solvable_state_at_its_distance(sliding_db, rows, cols):
+    p = SlidingPuzzle(rows, cols)
+    row = Store.open(sliding_db).build_row(rows, p.c, p.goal, "sliding")
+    published = next(b for b in DATA["sliding"]["boards"] if (b["rows"], b["cols"]) == (rows, cols))
+    assert row["complete"] and row["god_number"] == published["god"] and row["states"] == p.states
+    goal = tuple(range(1, rows * cols)) + (0,)
+    levels = Store.open(sliding_db).level_rows(rows, p.c, p.goal, "sliding")
+    assert [lv["states"] for lv in levels] == plain_bfs(goal, sliding_moves(rows, cols, 0))
+
+
+def test_sliding_lookups_replay_by_the_rules_to_the_goal_in_the_stored_number_of_moves(sliding_db):
+    with contextlib.closing(sqlite3.connect(sliding_db)) as conn:   # every 2x3 state, as the view writes it
+        rows = conn.execute("select grid, depth from classes where puzzle = 'sliding' and n = 2").fetchall()
+    assert len(rows) == 360
+    answers = wsdb.lookup_many([g for g, _ in rows], db=sliding_db, puzzle="sliding")
+    for (grid, depth), ans in zip(rows, answers):
+        assert ans.state == grid and ans.distance == depth == len(ans.moves)
+        state = grid.replace("/", "")
+        for name in ans.moves:
+            state = plain_slide(state, name, 3)
+        assert state == "12345_"
+    sol = wsdb.solve("87_/654/321", db=sliding_db, puzzle="sliding")
+    assert sol.length == 26 and sol.optimal and sol.method == "table"
+    with pytest.raises(WsdbError, match="cannot be reached"):
+        wsdb.lookup("213/45_", db=sliding_db, puzzle="sliding")
+
+
+def test_random_sliding_states_cover_the_solvable_ones_evenly(sliding_db):
+    sampler = TreeSampler(SlidingPuzzle(2, 3), sliding_db)
+    drawn = Counter(SlidingPuzzle(2, 3).format(s) for s in sampler.draw(36_000, np.random.default_rng(8)))
+    assert len(drawn) == 360 and min(drawn.values()) > 50 and max(drawn.values()) < 150   # 100 each expected
+
+
+def test_the_command_line_stores_and_reads_a_sliding_board(run, tmp_path):
+    db = tmp_path / "s.sqlite"
+    built = run("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--db", db)
+    assert built.exit_code == 0 and "360 states, God number 21" in built.stdout
+    res = run("lookup", "--puzzle", "sliding", "45_/123", "--db", db)   # the board's one antipode (the census's)
+    assert res.exit_code == 0 and res.stdout.startswith("45_/123: 21 moves: ")
+    drawn = run("random", "--puzzle", "sliding", "--n", 2, "--m", 3, "--count", 5, "--seed", 2, "--db", db)
+    bad = run("apply", "87_/654/321", "D", "--puzzle", "sliding")
+    assert bad.exit_code == 2 and "no tile on that side of the blank" in bad.stderr
+    solved = run("solve", "-", "--puzzle", "sliding", "--json", "--db", db, input=drawn.stdout)
+    assert [json.loads(line)["state"] for line in solved.stdout.splitlines()] == drawn.stdout.split()

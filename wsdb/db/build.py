@@ -29,6 +29,7 @@ from ..engine import Engine, puzzle_engine
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
+from ..puzzle.sliding import SlidingPuzzle
 from .status import builder_alive, this_builder, unfinished
 from .store import Store
 
@@ -230,6 +231,67 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
                         f"{MAX_STATES:,} built without a limit: give --max-depth D (or count them with "
                         "`wsdb census`)")
     return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting)
+
+
+def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress: Progress | None = None,
+                  starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+    """Store the sliding-tile puzzle's tree (docs/puzzles.md): its moves
+    depend on the state, so the class builder does not apply; the ranked
+    table (:func:`wsdb.db.census.ranked_table`, one byte per arrangement)
+    gives every state's distance, and each state's parent is a neighbour
+    one closer. One row per state (no symmetry), the same columns as every
+    tree, so lookup, solve, random and stats read it as any other."""
+    from .census import ranked_table
+
+    store = Store.open(db, create=True)
+    name, n, c, root = puzzle.name, puzzle.n, puzzle.c, puzzle.goal
+    row = store.build_row(n, c, root, name)
+    if row is not None and row["status"] == "done" and not force:
+        return None, row
+    if starting:
+        starting()
+    t0 = time.perf_counter()
+    ranking, table, counts = ranked_table(puzzle)
+    eng = puzzle_engine(puzzle)
+    key = (n, c, root, name)
+    tree = Tree(n, c, root, None, True, 0.0, [], name)
+    row = dict(puzzle=name, n=n, c=c, root=root, complete=False, max_depth=None, height=0, god_number=None,
+               classes=0, states=0, seconds=0.0, version=version("wsdb"), built_at=_now(), status="building",
+               builder=this_builder(), symbols=puzzle.symbols)
+    for depth in range(len(counts)):
+        indices = np.flatnonzero(table == depth)
+        cells = ranking.unrank(indices)
+        parents = np.zeros((len(cells), eng.layout.words), np.uint64)
+        if depth:   # a neighbour one closer: the first move whose result the table puts at depth - 1
+            todo = np.ones(len(cells), bool)
+            for k in range(eng.nmoves):
+                after, ok = puzzle.slide(cells, k)
+                closer = todo & ok
+                closer[closer] = table[ranking.rank(after[closer])] == depth - 1
+                parents[closer] = eng.encode(after[closer])
+                todo &= ~closer
+            if todo.any():
+                raise RuntimeError(f"sliding {puzzle.label}: a state at depth {depth} has no neighbour closer")
+        reps = eng.encode(cells)
+        order = np.argsort(reps[:, 0], kind="stable")   # keys of 12 cells fit one word
+        level = Level(depth, reps[order], parents[order], np.ones(len(cells), np.int64))
+        row.update(height=depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
+                   seconds=round(time.perf_counter() - t0, 3), built_at=_now())
+        if depth == 0:
+            store.begin_tree(row, level_row(key, level), class_columns(level, eng))
+        else:
+            store.add_level(key, level_row(key, level), class_columns(level, eng),
+                            {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
+        tree.levels.append(Counts(depth, level.classes, level.states))
+        if progress:
+            progress(level, time.perf_counter() - t0)
+    tree.seconds = time.perf_counter() - t0
+    row.update(status="done", builder=None, complete=True, god_number=row["height"], seconds=round(tree.seconds, 3),
+               built_at=_now())
+    store.update_build(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
+                                                   "built_at")})
+    store.checkpoint()
+    return tree, row
 
 
 def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, progress: Progress | None,

@@ -93,9 +93,9 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     if build["complete"] and not found.all() and name != "wrapslide":
         # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
         bad = int(np.argmin(found))
-        raise WsdbError(f"state {_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
-                        f"{puzzle.goal} by {name}'s moves (its complete tree holds {build['states']:,} of the "
-                        f"{puzzle.states:,} arrangements): expected a reachable state")
+        raise WsdbError(f"state {state_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
+                        f"{puzzle.goal} by {name}'s moves (its complete tree holds every reachable state, "
+                        f"{build['states']:,}): expected a reachable state")
     if build["complete"] and not found.all():
         raise WsdbError(f"{store.label}: a state is missing from the complete {puzzle.label} "
                         "database; it is damaged, run `wsdb verify` and rebuild with --force")
@@ -120,7 +120,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
         Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None, name) if ok else
         Answer(n, c, text, canon, key, None, None, deepest, name)
         for text, canon, key, ok, d, row in zip(
-            _texts(puzzle, cells), _texts(puzzle, eng.decode(reps)), layout.to_ints(reps),
+            state_texts(puzzle, cells), state_texts(puzzle, eng.decode(reps)), layout.to_ints(reps),
             found.tolist(), depth.tolist(), steps.tolist())
     ]
 
@@ -131,9 +131,12 @@ def tree_root(puzzle: Puzzle) -> str:
     return "all" if puzzle.name == "wrapslide" else puzzle.goal
 
 
-def _texts(puzzle: Puzzle, cells: np.ndarray) -> list[str]:
+def state_texts(puzzle: Puzzle, cells: np.ndarray) -> list[str]:
+    """States (S, N) as text, in the puzzle's own notation."""
     if puzzle.name == "wrapslide":
         return format_states(cells, puzzle.n).tolist()
+    if puzzle.name == "sliding":
+        return [puzzle.format(row) for row in cells]
     return [format_cells(puzzle, row) for row in cells]
 
 

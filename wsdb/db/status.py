@@ -40,6 +40,8 @@ def describe(n: int, c: int, root: str, puzzle: str = "wrapslide") -> tuple[str,
     if puzzle == "wrapslide":
         flag = "" if root == "all" else f" --root {root}"
         return f"{n}x{n} {c}-colour", f"wsdb build --n {n} --c {c}{flag}"
+    if puzzle == "sliding":   # n rows of c / n cells, the goal fixed
+        return f"sliding {n}x{c // n} {root}", f"wsdb build --puzzle sliding --n {n} --m {c // n}"
     return f"{puzzle} {n}x{n} {root}", f"wsdb build --puzzle {puzzle} --n {n} --goal {root}"
 
 
@@ -55,7 +57,8 @@ def unfinished(row: dict) -> str:
 def no_build(label: str, n: int, c: int, root: str, puzzle: str = "wrapslide") -> str:
     """One line saying that a database holds no (n, c, root) build of ``puzzle``."""
     what, command = describe(n, c, root, puzzle)
-    return f"{label} has no {what} database: run `{command}` first (add --max-depth D for big grids)"
+    hint = "" if puzzle == "sliding" else " (add --max-depth D for big grids)"
+    return f"{label} has no {what} database: run `{command}` first{hint}"
 
 
 def finished(row: dict | None, label: str) -> dict | None:

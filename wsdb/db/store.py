@@ -103,25 +103,27 @@ def grid_sql(max_n: int = 16) -> str:
 def puzzle_grid_sql() -> str:
     """The SQL expression that computes ``classes.grid`` for the other
     puzzles (docs/puzzles.md) from the row ``r`` of ``class_rows``: any
-    board size and label count, each cell's label (1-4 bits,
+    board and label count, each cell's label (1-4 bits,
     :meth:`~wsdb.engine.keys.KeyLayout.for_colours`) read from the key's
-    hex digits and written in the tree's own symbols (``builds.symbols``).
-    One step of a recursive query per cell: about 45 us a row, fine for
-    these puzzles' trees; Wrapslide's rows keep :func:`grid_sql`."""
+    hex digits and written in the tree's own symbols (``builds.symbols``),
+    in rows as long as the goal's (``root``; the sliding puzzle's boards
+    are not square). One step of a recursive query per cell: about 45 us a
+    row, fine for these puzzles' trees; Wrapslide's rows keep :func:`grid_sql`."""
     bits = "case when r.c <= 2 then 1 when r.c <= 4 then 2 when r.c <= 8 then 3 else 4 end"
-    at = "(4 * length(x) - r.n * r.n * b + i * b)"    # the cell's first bit, from the top of x
+    at = "(4 * length(x) - cells * b + i * b)"    # the cell's first bit, from the top of x
     digit = "(instr('0123456789ABCDEF', substr(x, {k}, 1)) - 1)"
     window = f"({digit.format(k=f'{at} / 4 + 1')} * 16 + max({digit.format(k=f'{at} / 4 + 2')}, 0))"
     return (
-        "(with recursive k(x, b, symbols) as (select "
+        "(with recursive k(x, b, symbols, cells, cols) as (select "
         "case typeof(r.rep) when 'integer' then printf('%016X', r.rep) else hex(r.rep) end, "
         f"{bits}, (select s.symbols from builds s join puzzles p on p.name = s.puzzle where p.id = r.puzzle_id "
-        "and s.n = r.n and s.c = r.c and s.root = r.root)), "
-        "cells(i, text) as (select 0, '' union all select i + 1, text "
-        "|| case when i > 0 and i % r.n = 0 then '/' else '' end "
-        f"|| (select substr(symbols, 1 + ({window} >> (8 - {at} % 4 - b) & ((1 << b) - 1)), 1) from k) "
-        "from cells where i < r.n * r.n) "
-        "select text from cells where i = r.n * r.n)")
+        "and s.n = r.n and s.c = r.c and s.root = r.root), length(replace(r.root, '/', '')), "
+        "instr(r.root || '/', '/') - 1), "
+        "grid(i, text) as (select 0, '' union all select i + 1, text "
+        "|| (select case when i > 0 and i % cols = 0 then '/' else '' end "
+        f"|| substr(symbols, 1 + ({window} >> (8 - {at} % 4 - b) & ((1 << b) - 1)), 1) from k) "
+        "from grid where i < (select cells from k)) "
+        "select text from grid where i = (select cells from k))")
 
 
 def classes_view_sql() -> str:

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..puzzle import Puzzle, wrapslide
+from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.symmetry import canonical_cells
 from .keys import KeyLayout
 
@@ -120,6 +121,33 @@ class SmallEngine(_Keyed):
         return found, nxt
 
 
+class SlidingEngine(_Keyed):
+    """The lookup half of an engine for the sliding-tile puzzle, whose
+    moves depend on the state (no symmetry: a class is one state)."""
+
+    @property
+    def nmoves(self) -> int:
+        return len(self.puzzle.move_names)
+
+    def canonical(self, keys: np.ndarray) -> np.ndarray:
+        """Every state is its own class."""
+        return _keys(keys).copy()
+
+    def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(move index or -1, resulting raw key) towards each target state."""
+        cells = self.decode(raw)
+        targets = _keys(targets)
+        found = np.full(len(cells), -1, dtype=np.int64)
+        nxt = _keys(raw).copy()
+        for k in range(self.nmoves):
+            after, ok = self.puzzle.slide(cells, k)
+            keys = self.encode(after)
+            hit = ok & (keys == targets).all(axis=1) & (found < 0)
+            found[hit] = k
+            nxt[hit] = keys[hit]
+        return found, nxt
+
+
 def _factors(puzzle: Puzzle) -> bool:
     """Whether every map is a base map followed by a half-grid translation,
     each exactly once (then the PRODUCT kernels apply)."""
@@ -194,12 +222,17 @@ def engine_for(n: int, c: int, states: int) -> Engine | SmallEngine:
 
 
 @lru_cache(maxsize=None)
-def puzzle_engine(puzzle: Puzzle) -> Engine:
+def puzzle_engine(puzzle: Puzzle | SlidingPuzzle) -> Engine | SlidingEngine:
     """The (cached) numba engine of any puzzle: Wrapslide's shared one, or
-    one per definition of another puzzle (docs/puzzles.md)."""
+    one per definition of another puzzle (docs/puzzles.md); the sliding
+    puzzle's has the lookup half only (its trees come from the ranked table)."""
+    if isinstance(puzzle, SlidingPuzzle):
+        return SlidingEngine(puzzle)
     return get_engine(puzzle.n, puzzle.c) if puzzle.name == "wrapslide" else Engine(puzzle)
 
 
-def puzzle_engine_for(puzzle: Puzzle, states: int) -> Engine | SmallEngine:
+def puzzle_engine_for(puzzle: Puzzle | SlidingPuzzle, states: int) -> Engine | SmallEngine | SlidingEngine:
     """:func:`engine_for` for any puzzle."""
+    if isinstance(puzzle, SlidingPuzzle):
+        return SlidingEngine(puzzle)
     return SmallEngine(puzzle) if states <= SMALL else puzzle_engine(puzzle)

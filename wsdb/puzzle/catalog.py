@@ -68,8 +68,10 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None
     The board size follows from each state's cell count, or from ``goal``;
     every state is checked (board, symbols, their counts) before any work,
     and an error names the bad state's position when there are several."""
-    if name in ("wrapslide", "sliding") or name not in OTHERS:
-        raise WsdbError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}")
+    if name == "sliding":
+        return _sliding_states(states, goal)
+    if name not in OTHERS:
+        raise WsdbError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}, sliding")
     groups: dict[int, tuple[Puzzle, list[int], list[np.ndarray]]] = {}
     if goal is not None:
         fixed = get_puzzle(name, _board(goal, "goal"), goal=goal)
@@ -94,3 +96,26 @@ def _board(text: str, what: str) -> int:
     if cells == 0 or n * n != cells:
         raise WsdbError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
     return n
+
+
+def _sliding_states(states: list[str], goal: str | None) -> dict:
+    """:func:`parse_puzzle_states` for the sliding puzzle, whose board is
+    read from each state's rows (split by '/'); grouped by (rows, cols)."""
+    if goal is not None:
+        raise WsdbError("the sliding puzzle's goal is fixed (tiles in reading order, the blank last): "
+                        "give no --goal")
+    groups: dict = {}
+    for i, text in enumerate(states):
+        try:
+            rows = [r for r in re.split(r"[/,\s]+", str(text).strip()) if r]
+            if len(rows) < 2:
+                raise WsdbError(f"state {str(text).strip()!r}: expected its rows split by '/', e.g. _5321/94876")
+            board = (len(rows), len(rows[0]))
+            if board not in groups:
+                groups[board] = (SlidingPuzzle(*board), [], [])
+            puzzle, positions, cells = groups[board]
+            cells.append(puzzle.parse(text).astype(np.uint8))
+            positions.append(i)
+        except WsdbError as e:
+            raise WsdbError(f"state {i + 1} ({str(text).strip()!r}): {e}" if len(states) > 1 else str(e)) from None
+    return {board: (p, np.asarray(pos, np.int64), np.stack(cells)) for board, (p, pos, cells) in groups.items()}

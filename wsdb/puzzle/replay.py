@@ -24,14 +24,40 @@ class Replay:
         return asdict(self)
 
 
-def replay(state: str, moves: list[str]) -> Replay:
+def replay(state: str, moves: list[str], puzzle: str = "wrapslide", goal: str | None = None) -> Replay:
     """Apply ``moves`` (names such as ``T1``, or several in one string
-    split by spaces or commas) to ``state`` one by one."""
-    puzzle, cells = parse_state(state)
+    split by spaces or commas) to ``state`` one by one; another puzzle's
+    state (``puzzle``, with its ``goal``) in that puzzle's notation."""
     names = [m for arg in moves for m in str(arg).replace(",", " ").split()]
+    if puzzle != "wrapslide":
+        return _replay_other(state, names, puzzle, goal)
+    puzzle, cells = parse_state(state)
     frames = [cells]
     for name in names:
         frames.append(puzzle.apply(frames[-1], [name]))
     states = [format_state(f, puzzle.n) for f in frames]
     return Replay(state=states[0], moves=[m.upper() for m in names], result=states[-1],
                   solved=puzzle.is_solved(frames[-1]), states=states)
+
+
+def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> Replay:
+    from ..errors import WsdbError
+    from .catalog import parse_puzzle_states
+    from .define import format_cells
+    from .sliding import SlidingPuzzle
+
+    ((puzzle, _, cells),) = parse_puzzle_states(name, [state], goal).values()
+    frames = [cells[0]]
+    for move in names:
+        if isinstance(puzzle, SlidingPuzzle):
+            if move not in puzzle.move_names:
+                raise WsdbError(f"unknown move {move!r} for sliding: expected one of {' '.join(puzzle.move_names)}")
+            after, ok = puzzle.slide(frames[-1][None], puzzle.move_names.index(move))
+            if not ok[0]:
+                raise WsdbError(f"move {move} after {len(frames) - 1} moves: no tile on that side of the blank")
+            frames.append(after[0])
+        else:
+            frames.append(puzzle.apply(frames[-1], [move]))
+    text = puzzle.format if isinstance(puzzle, SlidingPuzzle) else (lambda f: format_cells(puzzle, f))
+    states = [text(f) for f in frames]
+    return Replay(state=states[0], moves=names, result=states[-1], solved=states[-1] == puzzle.goal, states=states)

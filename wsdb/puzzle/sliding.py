@@ -22,6 +22,10 @@ from .define import DISTINCT, split_rows
 
 BLANK = "_"
 MAX_CELLS = 12   # 12! = 479,001,600 arrangements, one byte each
+#: A move is named by the way its tile goes: the tile above the blank slides
+#: down (D), the one below up (U), the one left of it right (R), the one
+#: right of it left (L), in the order of :attr:`SlidingPuzzle.adjacency`.
+MOVE_NAMES = ("D", "U", "R", "L")
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,39 @@ class SlidingPuzzle:
     @property
     def n(self) -> int:
         return self.rows
+
+    @property
+    def c(self) -> int:
+        """The number of labels (every tile and the blank): how a stored
+        tree files the board beside its rows (``n``)."""
+        return self.ncells
+
+    @property
+    def move_names(self) -> tuple[str, ...]:
+        return MOVE_NAMES
+
+    @property
+    def maps(self) -> np.ndarray:
+        """The identity only: the goal has no symmetry that keeps the blank's corner."""
+        return np.arange(self.ncells)[None]
+
+    @property
+    def group_order(self) -> int:
+        return 1
+
+    def slide(self, cells: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(states after move k, whether move k is possible) for (S, N)
+        label cells: the tile next to the blank in direction k
+        (:attr:`adjacency`'s order, named :data:`MOVE_NAMES`) slides into it."""
+        cells = np.asarray(cells)
+        rows = np.arange(len(cells))
+        blank = np.argmax(cells == self.ncells - 1, axis=1)
+        tile = self.adjacency[blank, k]
+        ok = tile >= 0
+        out = cells.copy()
+        out[rows[ok], blank[ok]] = cells[rows[ok], tile[ok]]
+        out[rows[ok], tile[ok]] = self.ncells - 1
+        return out, ok
 
     @property
     def symbols(self) -> str:

@@ -15,13 +15,12 @@ from typing import Iterator
 
 import numpy as np
 
-from ..db.lookup import lookup_grid, tree_root
+from ..db.lookup import lookup_grid, state_texts, tree_root
 from ..db.store import Store
 from ..engine import puzzle_engine
 from ..errors import WsdbError
 from ..puzzle import Puzzle
 from ..puzzle.catalog import parse_puzzle_states
-from ..puzzle.define import format_cells
 from .guide import Guide
 from .meet import meet_in_the_middle
 from .tables import Endgame
@@ -46,7 +45,7 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
         for _, p, cells in order:
             started = time.perf_counter()
             ans = lookup_grid(store, p, cells[None])[0]
-            text = format_cells(p, cells)
+            text = state_texts(p, cells[None])[0]
             if ans.distance is not None:
                 moves = None if length_only else ans.moves
                 yield Solution(p.n, p.c, text, "table", moves, ans.distance, ans.distance, True,

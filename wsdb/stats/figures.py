@@ -15,12 +15,15 @@ Wrapslide's, whose tree kinds it names.
 """
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ..db.cache import cache_file
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
+from ..puzzle.sliding import SlidingPuzzle
 
 BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
                  "states", "seconds", "version", "built_at"]
@@ -32,6 +35,10 @@ def _store(db) -> Store:
 
 def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None,
             goal: str | None = None) -> list[dict]:
+    if puzzle == "sliding":   # boards of n rows, any width (no --m here)
+        if c is not None or goal is not None:
+            raise WsdbError("the sliding puzzle's builds are picked by --n, their number of rows")
+        return [b for b in store.build_rows() if b["puzzle"] == puzzle and n in (None, b["n"])]
     if puzzle not in (None, "wrapslide"):
         if c is not None:
             raise WsdbError(f"--c is Wrapslide's colour count: pick one {puzzle} build by --n and --goal")
@@ -52,14 +59,22 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
             and (root is None or b["root"] == root or b["puzzle"] != "wrapslide")]
 
 
-def puzzle_of(build: dict) -> Puzzle:
-    """The puzzle a build row was grown for: a Wrapslide grid, or another
-    puzzle from its goal (``root``)."""
+def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
+    """The puzzle a build row was grown for: a Wrapslide grid, the sliding
+    puzzle on n rows of c / n cells, or another puzzle from its goal (``root``)."""
     if build.get("puzzle", "wrapslide") == "wrapslide":
         return wrapslide(build["n"], build["c"])
+    if build["puzzle"] == "sliding":
+        return SlidingPuzzle(build["n"], build["c"] // build["n"])
     from ..puzzle.catalog import get_puzzle
 
     return get_puzzle(build["puzzle"], build["n"], goal=build["root"])
+
+
+def _arrangements(puzzle) -> int:
+    """Every arrangement of a puzzle's labels (a sliding board: of its tiles
+    and blank, of which half can be solved)."""
+    return math.factorial(puzzle.ncells) if isinstance(puzzle, SlidingPuzzle) else puzzle.states
 
 
 def _key(b) -> tuple:
@@ -122,7 +137,7 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
         mine = _mine(lv, b)
         top = mine[mine.depth == mine.depth.max()]
         complete = bool(b["complete"])
-        total = puzzle_of(b).states
+        total = _arrangements(puzzle_of(b))
         out.append({
             **{k: b[k] for k in BUILD_COLUMNS},
             "more_than": None if complete else int(b["height"]),

@@ -20,11 +20,19 @@ CLASSES = "#e08a2c"
 MARK = "#b8322f"
 
 
-def _figure(builds: pd.DataFrame, height: float):
+def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide"):
+    """Panels in a grid of sizes (rows) by colour counts (columns) for
+    Wrapslide; one row, a panel a build, for the other puzzles."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if puzzle != "wrapslide":
+        boards = sorted({(int(n), int(c)) for n, c in zip(builds.n, builds.c)})
+        fig, axes = plt.subplots(1, len(boards), figsize=(4.2 * len(boards), height), squeeze=False,
+                                 constrained_layout=True)
+        return fig, {(n, c): (axes[0][j], builds[(builds.n == n) & (builds.c == c)].iloc[0])
+                     for j, (n, c) in enumerate(boards)}
     ns = sorted(int(x) for x in builds.n.unique())
     cs = sorted(int(x) for x in builds.c.unique())
     fig, axes = plt.subplots(len(ns), len(cs), figsize=(4.2 * len(cs), height * len(ns)), squeeze=False,
@@ -49,7 +57,7 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
     lv = levels(store, n, c, root, puzzle, goal)
-    fig, panels = _figure(builds, 3.2)
+    fig, panels = _figure(builds, 3.2, puzzle)
     for (bn, bc), (ax, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
         ax.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
@@ -64,9 +72,9 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
             text = f"stored to depth {b.height}; deeper unknown"
         ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
                 color=MARK if b.complete else "#555555")
-        ax.set_title(f"{bn}x{bn}, {bc} {'colours' if puzzle == 'wrapslide' else 'labels'}", fontsize=11)
+        ax.set_title(_panel(puzzle, bn, bc), fontsize=11)
         ax.set_xlabel("depth (moves from solved)")
-        ax.set_xticks(range(0, int(b.height) + 1, 1 if b.height <= 12 else 2))
+        ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))   # at most 15 labels
         ax.grid(axis="y", alpha=0.3)
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
@@ -83,7 +91,7 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
     builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
-    fig, panels = _figure(builds, 3.0)
+    fig, panels = _figure(builds, 3.0, puzzle)
     for (bn, bc), (ax, b) in panels.items():
         prof = orbit_profile(store, _plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
@@ -93,13 +101,22 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
         for x, v in zip(labels, prof.classes):
             ax.text(x, v * 1.3, f"{v:,}", ha="center", va="bottom", fontsize=7)
         partial = "" if b.complete else f" (depths 0-{b.height})"
-        ax.set_title(f"{bn}x{bn}, {bc} {'colours' if puzzle == 'wrapslide' else 'labels'}{partial}", fontsize=11)
+        ax.set_title(_panel(puzzle, bn, bc) + partial, fontsize=11)
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
     fig.suptitle(f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)",
                  fontsize=12)
     return save_png(fig, path)
+
+
+def _panel(puzzle: str, n: int, c: int) -> str:
+    """A panel's title: the board and its colours (labels)."""
+    if puzzle == "wrapslide":
+        return f"{n}x{n}, {c} colours"
+    if puzzle == "sliding":   # n rows of c / n cells
+        return f"{n}x{c // n}, {c - 1} tiles"
+    return f"{n}x{n}, {c} labels"
 
 
 def _title(puzzle: str) -> str:

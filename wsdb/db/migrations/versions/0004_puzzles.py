@@ -36,21 +36,24 @@ depends_on = None
 _KEY = sa.Integer().with_variant(sa.Numeric(39, 0), "postgresql")
 _COUNT = sa.Integer().with_variant(sa.BigInteger(), "postgresql")
 
-# one cell at a time from the last, in the tree's own symbols; the bits a
-# label takes follow wsdb.engine.keys.KeyLayout.for_colours
+# one cell at a time from the last, in the tree's own symbols, in rows as long as
+# the goal's (root); the bits a label takes follow wsdb.engine.keys.KeyLayout.for_colours
 PG_PUZZLE_GRID = """
-create or replace function wsdb_puzzle_grid(n integer, c integer, symbols text, rep numeric) returns text
+create or replace function wsdb_puzzle_grid(root text, c integer, symbols text, rep numeric) returns text
 language plpgsql immutable as $$
 declare
   base numeric := 2 ^ (case when c <= 2 then 1 when c <= 4 then 2 when c <= 8 then 3 else 4 end);
+  size integer := length(replace(root, '/', ''));
+  cols integer := coalesce(nullif(position('/' in root), 0) - 1, size);
   v numeric := rep;
   cells text := '';
 begin
-  for i in 1..n * n loop
+  for i in 1..size loop
     cells := substr(symbols, 1 + mod(v, base)::integer, 1) || cells;
     v := div(v, base);
   end loop;
-  return (select string_agg(substr(cells, r * n + 1, n), '/' order by r) from generate_series(0, n - 1) r);
+  return (select string_agg(substr(cells, r * cols + 1, cols), '/' order by r)
+          from generate_series(0, size / cols - 1) r);
 end $$
 """
 PG_VIEW = """
@@ -58,7 +61,7 @@ create view classes as select
   case when r.puzzle_id = 0 then 'wrapslide' else (select p.name from puzzles p where p.id = r.puzzle_id) end
     as puzzle, r.n, r.c, r.root, r.rep,
   case when r.puzzle_id = 0 then wsdb_grid(r.n, r.c, r.rep)
-       else wsdb_puzzle_grid(r.n, r.c, (select b.symbols from builds b join puzzles p on p.name = b.puzzle
+       else wsdb_puzzle_grid(r.root, r.c, (select b.symbols from builds b join puzzles p on p.name = b.puzzle
                                         where p.id = r.puzzle_id and b.n = r.n and b.c = r.c
                                         and b.root = r.root), r.rep) end as grid,
   r.depth, r.parent, r.orbit_size
