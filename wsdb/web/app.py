@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from ..db.lookup import Answer
 from ..errors import WsdbError
+from ..puzzle.catalog import NAMES as PUZZLES
 from ..puzzle.replay import Replay
 from ..solver.solve import METHODS, Solution
 
@@ -42,6 +43,8 @@ class Problem(BaseModel):
 
 class StateIn(BaseModel):
     state: str = Field(max_length=MAX_STATE_CHARS, description="A state as the CLI reads it, e.g. 1212/3434/1243/3421.")
+    puzzle: Literal[PUZZLES] = Field("wrapslide", description="Another puzzle's state (docs/puzzles.md), as --puzzle.")
+    goal: str | None = Field(None, max_length=MAX_STATE_CHARS, description="That puzzle's goal, as --goal.")
 
 
 class SolveIn(StateIn):
@@ -55,8 +58,10 @@ class ApplyIn(StateIn):
 
 
 class RandomOut(BaseModel):
+    puzzle: str | None = None   # other puzzles only (the CLI's --json has them too)
     n: int
     c: int
+    goal: str | None = None
     seed: int
     index: int
     state: str
@@ -92,6 +97,9 @@ class PuzzleOut(BaseModel):
     moves: list[str]
     build: BuildOut | None = Field(description="The stored tree of this grid, if any.")
     hint: str | None = Field(description="How to make answers exact, when the database cannot.")
+    puzzle: str = "wrapslide"
+    symbols: str = Field("", description="Other puzzles: the labels' symbols, in order (Wrapslide: 1..c).")
+    cols: int | None = Field(None, description="Cells a row (n for square boards).")
 
 
 ERRORS = {400: {"model": Problem, "description": "Bad input, with the CLI's one-line reason."},
@@ -147,6 +155,10 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
     def page():
         return FileResponse(str(STATIC / "index.html"))
 
+    @app.get("/puzzles", include_in_schema=False)
+    def puzzles_page():
+        return FileResponse(str(STATIC / "puzzles.html"))
+
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.get("/api/puzzle", response_model=PuzzleOut, responses=ERRORS)
@@ -163,6 +175,26 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         return PuzzleOut(n=n, c=c, counts=list(p.counts), solved=format_state(p.single_root(), n),
                          moves=list(p.move_names), build=build, hint=hint)
 
+    @app.get("/api/board", response_model=PuzzleOut, responses=ERRORS)
+    def board(puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Query(ge=2, le=8), m: int | None = Query(None),
+              goal: str | None = Query(None, max_length=MAX_STATE_CHARS)):
+        """Another puzzle's board (docs/puzzles.md): its goal, symbols and
+        moves, and what the database holds for it (the page at /puzzles)."""
+        from ..db.lookup import tree_root
+        from ..puzzle.catalog import get_puzzle
+
+        p = get_puzzle(puzzle, n, goal=goal, m=m)
+        build = next((b for b in _builds(app.state.db) if (b["puzzle"], b["n"], b["c"], b["root"]) ==
+                      (puzzle, p.n, p.c, tree_root(p))), None)
+        hint = None
+        if build is None or not build["complete"]:
+            flags = f" --m {p.cols}" if puzzle == "sliding" else "" if goal is None else f" --goal {p.goal}"
+            hint = f"wsdb build --puzzle {puzzle} --n {n}{flags}"
+        symbols = p.symbols
+        counts = [p.goal.count(ch) for ch in symbols]
+        return PuzzleOut(n=p.n, c=p.c, counts=counts, solved=p.goal, moves=list(p.move_names), build=build,
+                         hint=hint, puzzle=puzzle, symbols=symbols, cols=getattr(p, "cols", p.n))
+
     @app.post("/api/lookup", response_model=Answer, responses=ERRORS)
     def lookup(req: StateIn):
         """Exact distance and an optimal move sequence from the database
@@ -170,7 +202,7 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         from ..db.lookup import lookup as run
 
         with gate.slot():
-            return run(req.state, db=app.state.db).to_dict()
+            return run(req.state, db=app.state.db, puzzle=req.puzzle, goal=req.goal).to_dict()
 
     @app.post("/api/solve", response_model=Solution, responses=ERRORS)
     def solve(req: SolveIn):
@@ -184,25 +216,41 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
                                      f"{max_time_limit:g} s")
         with gate.slot():
             return run(req.state, db=app.state.db, method=req.method, time_limit=req.time_limit,
-                       length_only=req.length_only).to_dict()
+                       length_only=req.length_only, puzzle=req.puzzle, goal=req.goal).to_dict()
 
     @app.post("/api/apply", response_model=Replay, responses=ERRORS)
     def apply(req: ApplyIn):
         """The state after each move (`wsdb apply STATE MOVES --json`)."""
         from ..puzzle.replay import replay
 
-        return replay(req.state, req.moves).to_dict()
+        return replay(req.state, req.moves, req.puzzle, req.goal).to_dict()
 
-    @app.get("/api/random", response_model=RandomOut, responses=ERRORS)
-    def random(n: int = Query(ge=2, le=64), c: int = Query(ge=1, le=9),
-               seed: int | None = Query(None, ge=0, lt=2**63)):
+    @app.get("/api/random", response_model=RandomOut, response_model_exclude_none=True, responses=ERRORS)
+    def random(n: int = Query(ge=2, le=64), c: int | None = Query(None, ge=1, le=9),
+               seed: int | None = Query(None, ge=0, lt=2**63), puzzle: Literal[PUZZLES] = Query("wrapslide"),
+               goal: str | None = Query(None, max_length=MAX_STATE_CHARS), m: int | None = Query(None)):
         """A uniformly random state (`wsdb random --json`): every
-        arrangement of the colours equally likely."""
+        arrangement of the colours equally likely; another puzzle's drawn
+        uniformly from the reachable states of its complete stored tree."""
+        import numpy as np
+
+        from ..db.lookup import state_texts
         from ..puzzle import format_state, random_states, wrapslide
 
         seed = secrets.randbits(32) if seed is None else seed
-        cells = random_states(wrapslide(n, c), 1, seed)[0]
-        return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
+        if puzzle == "wrapslide":
+            if c is None:
+                raise WsdbError("c: expected the number of colours (2-4)")
+            cells = random_states(wrapslide(n, c), 1, seed)[0]
+            return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
+        from ..db.sample import TreeSampler
+        from ..puzzle.catalog import get_puzzle
+
+        p = get_puzzle(puzzle, n, goal=goal, m=m)
+        with gate.slot():
+            cells = TreeSampler(p, app.state.db).draw(1, np.random.default_rng(seed))
+        return RandomOut(puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0,
+                         state=state_texts(p, cells)[0])
 
     @app.get("/api/info", response_model=list[BuildOut], responses=ERRORS)
     def info():
