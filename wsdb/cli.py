@@ -512,33 +512,57 @@ def apply(state, moves, puzzle, goal, as_json):
 
 
 @main.command()
-@click.option("--n", "n", type=int, required=True, help="Grid size.")
-@click.option("--c", "c", type=int, required=True, help="Number of colours.")
+@click.option("--n", "n", type=int, required=True, help="Grid size (the sliding puzzle: rows).")
+@columns_option
+@click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours.")
 @click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True)
+@puzzle_options
 @db_option
 @json_option
 @clean_errors
-def verify(n, c, root, db, as_json):
+def verify(n, m, c, root, puzzle, goal, db, as_json):
     """Prove a stored build right: parents one level up and one move away,
     neighbours at most one level deeper, counts and orbit sizes consistent.
-    Exit 1 naming the first violation."""
+    Exit 1 naming the first violation. Another puzzle's tree with --puzzle
+    (and --goal, or --m for the sliding puzzle)."""
     from dataclasses import asdict
 
     from .db.verify import verify as run_verify
-    from .puzzle import check_grid
+    from .db.verify import verify_puzzle
 
-    check_grid(n, c)
-    report = run_verify(n, c, db=db, root=root)
+    board = _board(puzzle, n, m, c, goal)
+    report = run_verify(n, c, db=db, root=root) if board is None else verify_puzzle(board, db=db)
+    n, c = report.n, report.c
     if as_json:
         click.echo(json.dumps(asdict(report)))
     else:
         for check in report.checks:
             click.echo(f"ok  {check}")
         if report.ok:
-            click.echo(f"{n}x{n} {c}-colour: {report.classes:,} classes, {report.states:,} states verified")
+            from .db.status import describe
+
+            what = describe(n, c, report.root, puzzle)[0]
+            click.echo(f"{what}: {report.classes:,} classes, {report.states:,} states verified")
         else:
             click.echo(f"FAILED  {report.problem}")
     sys.exit(0 if report.ok else 1)
+
+
+def _board(puzzle: str, n: int, m: int | None, c: int | None, goal: str | None):
+    """The puzzle a command names: None for Wrapslide (after checking n and
+    c), else another puzzle's definition."""
+    if puzzle == "wrapslide":
+        from .puzzle import check_grid
+
+        if c is None:
+            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
+        if goal is not None or m is not None:
+            raise WsdbError("--goal and --m are for the other puzzles: give Wrapslide --n and --c")
+        check_grid(n, c)
+        return None
+    from .puzzle.catalog import get_puzzle
+
+    return get_puzzle(puzzle, n, c=c, goal=goal, m=m)
 
 
 def grid_options(required: bool):
@@ -864,17 +888,25 @@ def _seed_or_fresh(seed: int | None) -> int:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@grid_options(required=True)
+@grid_options(required=False)
+@columns_option
+@puzzle_options
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
               help="Default: from FILE's suffix.")
 @db_option
 @clean_errors
-def export(file, n, c, root, fmt, db):
+def export(file, n, c, root, m, puzzle, goal, fmt, db):
     """Write the classes of one build to FILE (CSV or Parquet): rep, grid,
     depth, parent, orbit_size. Streams in chunks, so big builds export in
     bounded memory; the file appears only when it is complete.
-    Parquet needs pyarrow (pip install 'wsdb[parquet]')."""
+    Parquet needs pyarrow (pip install 'wsdb[parquet]'). Another puzzle's
+    tree with --puzzle (and --goal, or --m for the sliding puzzle)."""
+    from .db.status import describe
     from .stats.export import export as run_export
 
-    rows = run_export(n, c, file, fmt, db, root)
-    click.echo(f"wrote {rows:,} classes of {n}x{n} {c}-colour to {file}")
+    if n is None:
+        raise WsdbError("give --n, the board size (and --c for Wrapslide)")
+    board = _board(puzzle, n, m, c, goal)
+    rows = run_export(n, c, file, fmt, db, root, puzzle=board)
+    what = describe(n, c, root)[0] if board is None else describe(board.n, board.c, board.goal, puzzle)[0]
+    click.echo(f"wrote {rows:,} classes of {what} to {file}")

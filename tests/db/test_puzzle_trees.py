@@ -3,7 +3,9 @@ lookup, sample, the migration that added the ``puzzle`` column), checked
 against the documents' figures (tests/data/puzzles.json) and a plain
 breadth-first search over tuples written in tests/db/test_census.py."""
 import contextlib
+import csv
 import json
+import shutil
 import sqlite3
 from collections import Counter, deque
 from importlib import resources
@@ -228,6 +230,8 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
     (("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--max-depth", 3), "give no --max-depth"),
     (("build", "--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
     (("lookup", "12345_", "--puzzle", "sliding"), "expected its rows split by '/'"),
+    (("verify", "--n", 4), "wrapslide needs --c"),
+    (("export", "out.csv", "--puzzle", "rubeish", "--n", 3, "--c", 2), "--c is Wrapslide's"),
 ])
 def test_bad_puzzle_arguments_are_one_line(run, tmp_path, args, says):
     res = run(*args, "--db", tmp_path / "none.sqlite")
@@ -302,3 +306,29 @@ def test_the_command_line_stores_and_reads_a_sliding_board(run, tmp_path):
     assert bad.exit_code == 2 and "no tile on that side of the blank" in bad.stderr
     solved = run("solve", "-", "--puzzle", "sliding", "--json", "--db", db, input=drawn.stdout)
     assert [json.loads(line)["state"] for line in solved.stdout.splitlines()] == drawn.stdout.split()
+
+
+def test_verify_proves_other_trees_and_names_damage(rubeish_db, sliding_db, tmp_path):
+    from wsdb.db.verify import verify_puzzle
+
+    assert verify_puzzle(get_puzzle("rubeish", 3), db=rubeish_db[0]).ok
+    assert verify_puzzle(SlidingPuzzle(3, 3), db=sliding_db).ok
+    broken = tmp_path / "broken.sqlite"
+    shutil.copy(sliding_db, broken)
+    with contextlib.closing(sqlite3.connect(broken)) as conn:   # a 3x3 state moved one level deeper
+        conn.execute("update class_rows set depth = depth + 1 where n = 3 and rep = "
+                     "(select rep from class_rows where n = 3 and depth = 10 limit 1)")
+        conn.commit()
+    report = verify_puzzle(SlidingPuzzle(3, 3), db=broken)
+    assert not report.ok and "depth" in report.problem
+
+
+def test_export_writes_the_rows_the_view_shows(sliding_db, tmp_path, run):
+    out = tmp_path / "s.csv"
+    res = run("export", out, "--puzzle", "sliding", "--n", 2, "--m", 3, "--db", sliding_db)
+    assert res.exit_code == 0 and "360 classes of sliding 2x3" in res.stdout
+    with open(out) as f:
+        rows = [(r["grid"], int(r["depth"])) for r in csv.DictReader(f)]
+    with contextlib.closing(sqlite3.connect(sliding_db)) as conn:
+        view = conn.execute("select grid, depth from classes where puzzle = 'sliding' and n = 2 order by rep").fetchall()
+    assert rows == view

@@ -133,6 +133,20 @@ class SlidingEngine(_Keyed):
         """Every state is its own class."""
         return _keys(keys).copy()
 
+    def expand(self, reps: np.ndarray) -> np.ndarray:
+        """(F*M, W) every state after each move, row s*M + m; a move with no
+        tile on its side of the blank leaves the state as it is."""
+        cells = self.decode(reps)
+        out = np.empty((len(cells), self.nmoves, self.layout.words), np.uint64)
+        for k in range(self.nmoves):
+            after, _ = self.puzzle.slide(cells, k)
+            out[:, k] = self.encode(after)
+        return out.reshape(len(cells) * self.nmoves, -1)
+
+    def orbit_sizes(self, reps: np.ndarray) -> np.ndarray:
+        """One state a class."""
+        return np.ones(len(reps), dtype=np.int64)
+
     def step(self, raw: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(move index or -1, resulting raw key) towards each target state."""
         cells = self.decode(raw)

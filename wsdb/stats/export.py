@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ..engine.keys import KeyLayout
 from ..errors import WsdbError
-from ..puzzle import check_grid, format_states, wrapslide
+from ..db.lookup import state_texts, tree_root
+from ..puzzle import check_grid, wrapslide
 from .figures import _store
 
 FORMATS = ("csv", "parquet")
@@ -27,10 +28,14 @@ COLUMNS = ["rep", "grid", "depth", "parent", "orbit_size"]
 
 
 def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, root: str = "all",
-           chunk: int = 100_000) -> int:
+           chunk: int = 100_000, puzzle=None) -> int:
     """Write the (n, c) classes to ``path``; returns the number of rows.
-    ``fmt`` defaults to the file's suffix (.csv or .parquet)."""
-    check_grid(n, c)
+    ``fmt`` defaults to the file's suffix (.csv or .parquet). With
+    ``puzzle`` (another puzzle's definition, docs/puzzles.md) its tree
+    instead, grids in its own notation (n and c then are not read)."""
+    if puzzle is None:
+        check_grid(n, c)
+        puzzle = wrapslide(n, c)
     path = Path(path)
     fmt = fmt or path.suffix.lstrip(".").lower()
     if fmt not in FORMATS:
@@ -40,10 +45,12 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     if not path.parent.is_dir():
         raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
     store = _store(db)
-    store.require_build(n, c, root)
-    layout = KeyLayout.for_colours(wrapslide(n, c).ncells, c)
+    n, c, root = puzzle.n, puzzle.c, tree_root(puzzle) if puzzle.name != "wrapslide" else root
+    store.require_build(n, c, root, puzzle.name)
+    layout = KeyLayout.for_colours(puzzle.ncells, c)
     wide = not layout.sql_integer
-    rows = (_with_grids(part, layout, n, wide) for part in store.iter_classes(n, c, root, chunk))
+    rows = (_with_grids(part, layout, puzzle, wide)
+            for part in store.iter_classes(n, c, root, chunk, puzzle=puzzle.name))
     tmp = path.with_name(f".{path.name}.part")
     try:
         count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
@@ -56,12 +63,12 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     return count
 
 
-def _with_grids(part: list[tuple], layout: KeyLayout, n: int, wide: bool) -> list[tuple]:
+def _with_grids(part: list[tuple], layout: KeyLayout, puzzle, wide: bool) -> list[tuple]:
     """Rows (rep, grid, depth, parent, orbit_size): grids formatted here from
     the keys (faster than the database's computed column for wide keys),
     wide keys (big-endian bytes in SQLite) as decimal text."""
     reps, depths, parents, orbits = zip(*part)
-    grids = format_states(layout.decode(layout.from_sql(reps)), n).tolist()
+    grids = state_texts(puzzle, layout.decode(layout.from_sql(reps)))
     if wide:
         def num(v):
             return None if v is None else str(int.from_bytes(v, "big"))
