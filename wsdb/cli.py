@@ -125,7 +125,8 @@ def main():
 
 
 def puzzle_options(f):
-    """--puzzle and --goal: which puzzle's tree (build, lookup, solve, random)."""
+    """--puzzle and --goal: which puzzle's tree (build, lookup, solve, random,
+    stats, apply, verify, export)."""
     f = click.option("--goal", default=None, metavar="STATE",
                      help="Other puzzles: the goal the tree grows from, one symbol per cell, rows split "
                           "by '/' (default: distinct pieces 1..9, A..G in reading order). Fewer "
@@ -182,13 +183,8 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     from .db.location import resolve
     from .db.status import describe
 
-    if m is not None and puzzle != "sliding":
-        raise WsdbError(f"--m is the sliding puzzle's number of columns: {puzzle} is played on n x n")
-    if puzzle == "wrapslide":
-        if c is None:
-            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
-        if goal is not None:
-            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+    p = _board(puzzle, n, m, c, goal)
+    if p is None:
         what, command = describe(n, c, root)
         label = f"{what} ({root} roots)"
     else:
@@ -197,9 +193,6 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
         if puzzle == "sliding" and max_depth is not None:
             raise WsdbError("the sliding puzzle is built whole (its ranked table holds every state): "
                             "give no --max-depth")
-        from .puzzle.catalog import get_puzzle
-
-        p = get_puzzle(puzzle, n, c=c, goal=goal, m=m)
         what, command = describe(n, p.c, p.goal, puzzle)
         label = what
 

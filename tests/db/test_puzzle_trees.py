@@ -173,6 +173,8 @@ def test_random_states_are_uniform_over_the_reachable_ones(tmp_path):
 def test_a_huge_puzzle_needs_a_depth_limit(tmp_path):
     with pytest.raises(WsdbError, match="give --max-depth"):
         build_puzzle(get_puzzle("rubiks-slide-hard", 4), db=tmp_path / "x.sqlite")
+    with pytest.raises(WsdbError, match="239,500,800 states"):       # 12!/2: counted by the census only
+        build_sliding(SlidingPuzzle(3, 4), db=tmp_path / "x.sqlite")
     assert not (tmp_path / "x.sqlite").exists()
 
 
@@ -222,7 +224,7 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
 @pytest.mark.parametrize("args, says", [
     (("build", "--puzzle", "rubeish", "--n", 3, "--root", "single"), "--root is Wrapslide's"),
     (("build", "--n", 4), "wrapslide needs --c"),
-    (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "--goal is for the other puzzles"),
+    (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "are for the other puzzles"),
     (("build", "--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected"),
     (("lookup", "12345678", "--puzzle", "rubeish"), "expected n*n"),
     (("solve", "123/456/789", "--puzzle", "rubeish", "--method", "beam"), "expected --method auto or meet"),

@@ -243,9 +243,15 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     tree, so lookup, solve, random and stats read it as any other."""
     from .census import ranked_table
 
+    if puzzle.states > MAX_STATES:
+        raise WsdbError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
+                        "as rows: count them with `wsdb census --puzzle sliding`")
     store = Store.open(db, create=True)
     name, n, c, root = puzzle.name, puzzle.n, puzzle.c, puzzle.goal
     row = store.build_row(n, c, root, name)
+    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
+            and row["builder"] != this_builder():
+        raise WsdbError(f"{store.label}: {unfinished(row)}")
     if row is not None and row["status"] == "done" and not force:
         return None, row
     if starting:
