@@ -7,7 +7,9 @@ four-colour tree and the 6x6 two-colour tree (the 6x6 shot solves a
 four-colour state guided by it):
 
     wsdb build --n 4 --c 4 && wsdb build --n 6 --c 2
+    wsdb build --puzzle rubeish --n 3            # for the other puzzles' page
     python scripts/screenshots.py --db db/wsdb.sqlite --out docs/img
+    python scripts/screenshots.py --only puzzles  # just that page's shot
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ def main() -> None:
     ap.add_argument("--db", default="db/wsdb.sqlite")
     ap.add_argument("--out", default="docs/img")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--only", choices=["wrapslide", "puzzles"], help="one page's shots only")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -49,6 +52,11 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=FLAGS)
         page = browser.new_page(viewport={"width": 1180, "height": 760})
+        if args.only != "wrapslide":
+            puzzles_page(page, url, out)
+        if args.only == "puzzles":
+            browser.close()
+            return
         page.goto(url)
         page.wait_for_selector('#grid [data-cell="15"]')
 
@@ -84,6 +92,23 @@ def main() -> None:
         page.screenshot(path=str(out / "solve-6x6.png"), full_page=True)
         browser.close()
     print("\n".join(str(p) for p in sorted(out.glob("*.png"))))
+
+
+def puzzles_page(page, url: str, out: Path) -> None:
+    """The other puzzles' page: a Rube-ish state two swaps from the goal,
+    solved, two moves into the replay."""
+    page.goto(url + "puzzles")
+    page.wait_for_selector('#grid [data-cell="8"]')
+    page.wait_for_function("document.getElementById('tree').textContent !== ''")
+    for a, b in ((0, 4), (1, 8)):
+        page.click(f'#grid [data-cell="{a}"]')
+        page.click(f'#grid [data-cell="{b}"]')
+    page.wait_for_function("document.getElementById('distance').textContent.includes('moves')")
+    page.click("#solve")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("#forward")
+    page.click("#forward")
+    page.screenshot(path=str(out / "puzzles.png"))
 
 
 if __name__ == "__main__":
