@@ -4,15 +4,14 @@ through the animation, read the moves back and check them with `wsdb apply`."""
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
 import wsdb
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.web import create_app
+
+from .serving import serving
 
 CHROMIUM = os.environ.get("WSDB_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -22,22 +21,8 @@ pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
 
 @pytest.fixture(scope="module")
 def server(db4):
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(db4, max_time_limit=20), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(db4, max_time_limit=20)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,6 @@ Chromium against a real server: swap cells with clicks, look up, solve,
 step to the goal; the answers are checked with the library's lookup and
 replay."""
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
@@ -16,6 +13,7 @@ from wsdb.puzzle.replay import replay
 from wsdb.puzzle.sliding import SlidingPuzzle
 from wsdb.web import create_app
 
+from .serving import serving
 from .test_page import CHROMIUM, FLAGS
 
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
@@ -32,21 +30,8 @@ def trees(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def url(trees):
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(trees), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/puzzles"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(trees)) as base:
+        yield base + "puzzles"
 
 
 @pytest.fixture

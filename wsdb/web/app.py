@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import threading
 from contextlib import asynccontextmanager, contextmanager
+from functools import lru_cache
 from importlib.resources import files
 from typing import Literal
 
@@ -243,12 +244,11 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
                 raise WsdbError("c: expected the number of colours (2-4)")
             cells = random_states(wrapslide(n, c), 1, seed)[0]
             return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
-        from ..db.sample import TreeSampler
         from ..puzzle.catalog import get_puzzle
 
         p = get_puzzle(puzzle, n, goal=goal, m=m)
         with gate.slot():
-            cells = TreeSampler(p, app.state.db).draw(1, np.random.default_rng(seed))
+            cells = _sampler(app.state.db, p, _built_at(app.state.db, p)).draw(1, np.random.default_rng(seed))
         return RandomOut(puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0,
                          state=state_texts(p, cells)[0])
 
@@ -267,6 +267,24 @@ def _builds(db) -> list[dict]:
     if Store.open_if_present(db) is None:   # no database yet: nothing stored, not an error
         return []
     return build_records(db)
+
+
+def _built_at(db, puzzle) -> str | None:
+    """When ``puzzle``'s stored tree was built (None: not stored), so that a
+    rebuilt tree gets a fresh sampler."""
+    from ..db.lookup import tree_root
+
+    return next((b["built_at"] for b in _builds(db) if (b["puzzle"], b["n"], b["c"], b["root"]) ==
+                 (puzzle.name, puzzle.n, puzzle.c, tree_root(puzzle))), None)
+
+
+@lru_cache(maxsize=4)
+def _sampler(db, puzzle, built_at):
+    """The random-state sampler of a stored tree, kept between requests:
+    reading a tree's classes takes seconds for the 2x5 sliding puzzle."""
+    from ..db.sample import TreeSampler
+
+    return TreeSampler(puzzle, db)
 
 
 def _build(db, n: int, c: int) -> dict | None:
