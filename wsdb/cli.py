@@ -837,26 +837,18 @@ def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
     """
     import numpy as np
 
-    from .puzzle import check_grid, format_states, random_states, wrapslide
+    from .puzzle import random_states, wrapslide
+    from .puzzle.text import state_texts
 
-    if puzzle == "wrapslide":
-        if c is None:
-            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
-        if goal is not None:
-            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
-        check_grid(n, c)
+    p = _board(puzzle, n, m, c, goal)
+    if p is None:
         p = wrapslide(n, c)
         draw = functools.partial(random_states, p)
-        text = functools.partial(format_states, n=n)
     else:
         from .db.sample import TreeSampler
-        from .puzzle.catalog import get_puzzle
-        from .puzzle.define import format_cells
 
-        p = get_puzzle(puzzle, n, c=c, goal=goal, m=m)
         draw = TreeSampler(p, db).draw
-        text = (lambda cells: [p.format(row) for row in cells]) if puzzle == "sliding" else \
-            (lambda cells: [format_cells(p, row) for row in cells])
+    text = functools.partial(state_texts, p)
     seed = _seed_or_fresh(seed)
     rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
     step = 100_000

@@ -246,12 +246,8 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     if puzzle.states > MAX_STATES:
         raise WsdbError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
                         "as rows: count them with `wsdb census --puzzle sliding`")
-    store = Store.open(db, create=True)
-    name, n, c, root = puzzle.name, puzzle.n, puzzle.c, puzzle.goal
-    row = store.build_row(n, c, root, name)
-    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
-            and row["builder"] != this_builder():
-        raise WsdbError(f"{store.label}: {unfinished(row)}")
+    root = puzzle.goal
+    store, row = _open(db, puzzle, root)
     if row is not None and row["status"] == "done" and not force:
         return None, row
     if starting:
@@ -259,44 +255,34 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     t0 = time.perf_counter()
     ranking, table, counts = ranked_table(puzzle)
     eng = puzzle_engine(puzzle)
-    key = (n, c, root, name)
-    tree = Tree(n, c, root, None, True, 0.0, [], name)
-    row = dict(puzzle=name, n=n, c=c, root=root, complete=False, max_depth=None, height=0, god_number=None,
-               classes=0, states=0, seconds=0.0, version=version("wsdb"), built_at=_now(), status="building",
-               builder=this_builder(), symbols=puzzle.symbols)
-    for depth in range(len(counts)):
-        indices = np.flatnonzero(table == depth)
-        cells = ranking.unrank(indices)
-        parents = np.zeros((len(cells), eng.layout.words), np.uint64)
-        if depth:   # a neighbour one closer: the first move whose result the table puts at depth - 1
-            todo = np.ones(len(cells), bool)
-            for k in range(eng.nmoves):
-                after, ok = puzzle.slide(cells, k)
-                closer = todo & ok
-                closer[closer] = table[ranking.rank(after[closer])] == depth - 1
-                parents[closer] = eng.encode(after[closer])
-                todo &= ~closer
-            if todo.any():
-                raise RuntimeError(f"sliding {puzzle.label}: a state at depth {depth} has no neighbour closer")
-        reps = eng.encode(cells)
-        order = np.argsort(reps[:, 0], kind="stable")   # keys of 12 cells fit one word
-        level = Level(depth, reps[order], parents[order], np.ones(len(cells), np.int64))
-        row.update(height=depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
-                   seconds=round(time.perf_counter() - t0, 3), built_at=_now())
-        if depth == 0:
-            store.begin_tree(row, level_row(key, level), class_columns(level, eng))
-        else:
-            store.add_level(key, level_row(key, level), class_columns(level, eng),
-                            {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
-        tree.levels.append(Counts(depth, level.classes, level.states))
-        if progress:
-            progress(level, time.perf_counter() - t0)
-    tree.seconds = time.perf_counter() - t0
-    row.update(status="done", builder=None, complete=True, god_number=row["height"], seconds=round(tree.seconds, 3),
-               built_at=_now())
-    store.update_build(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
-                                                   "built_at")})
-    store.checkpoint()
+    key = (puzzle.n, puzzle.c, root, puzzle.name)
+    tree = Tree(puzzle.n, puzzle.c, root, None, True, 0.0, [], puzzle.name)
+    with LevelWriter(store, key, eng, progress, t0) as writer:
+        for depth in range(len(counts)):
+            cells = ranking.unrank(np.flatnonzero(table == depth))
+            parents = np.zeros((len(cells), eng.layout.words), np.uint64)
+            if depth:   # a neighbour one closer: the first move whose result the table puts at depth - 1
+                todo = np.ones(len(cells), bool)
+                for k in range(eng.nmoves):
+                    after, ok = puzzle.slide(cells, k)
+                    closer = todo & ok
+                    closer[closer] = table[ranking.rank(after[closer])] == depth - 1
+                    parents[closer] = eng.encode(after[closer])
+                    todo &= ~closer
+                if todo.any():
+                    raise RuntimeError(f"{puzzle.label}: a state at depth {depth} has no neighbour closer")
+            reps = eng.encode(cells)
+            order = np.argsort(reps[:, 0], kind="stable")   # keys of 12 cells fit one word
+            level = Level(depth, reps[order], parents[order], np.ones(len(cells), np.int64))
+            if depth == 0:
+                row = _new_row(puzzle, root, None, level)
+                store.begin_tree(row, level_row(key, level), class_columns(level, eng))
+                if progress:
+                    progress(level, time.perf_counter() - t0)
+            else:
+                writer.put(level, _add_level(row, level, time.perf_counter() - t0))
+            tree.levels.append(Counts(depth, level.classes, level.states))
+    _finish(store, key, row, tree, 0.0, t0)
     return tree, row
 
 
@@ -306,11 +292,7 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
     if max_depth is not None and max_depth < 0:
         raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     n, c, name = puzzle.n, puzzle.c, puzzle.name
-    store = Store.open(db, create=True)
-    row = store.build_row(n, c, root, name)
-    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
-            and row["builder"] != this_builder():
-        raise WsdbError(f"{store.label}: {unfinished(row)}")
+    store, row = _open(db, puzzle, root)
     if row is not None and not force and row["status"] == "done" and (
             row["complete"] or (max_depth is not None and row["height"] >= max_depth)):
         return None, row
@@ -321,10 +303,7 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
     t0 = time.perf_counter()
     if row is None or force:
         level = _first_level(eng, root)
-        row = dict(puzzle=name, n=n, c=c, root=root, complete=False, max_depth=max_depth, height=0,
-                   god_number=None, classes=level.classes, states=level.states, seconds=0.0,
-                   version=version("wsdb"), built_at=_now(), status="building", builder=this_builder(),
-                   symbols=puzzle.symbols or None)
+        row = _new_row(puzzle, root, max_depth, level)
         store.begin_tree(row, level_row(key, level), class_columns(level, eng))
         tree = Tree(n, c, root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], name)
         seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
@@ -346,12 +325,42 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
             if nxt is None:
                 tree.complete = True
                 break
-            row.update(height=nxt.depth, classes=row["classes"] + nxt.classes,
-                       states=row["states"] + nxt.states,
-                       seconds=round(earlier + time.perf_counter() - t0, 3), built_at=_now())
-            writer.put(nxt, {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")})
+            writer.put(nxt, _add_level(row, nxt, earlier + time.perf_counter() - t0))
             seen_prev, level = sortable(level.reps), nxt
             tree.levels.append(Counts(nxt.depth, nxt.classes, nxt.states))
+    _finish(store, key, row, tree, earlier, t0)
+    return tree, row
+
+
+def _open(db, puzzle: Puzzle | SlidingPuzzle, root: str) -> tuple[Store, dict | None]:
+    """The database (made if missing) and the stored build row of the
+    tree, if any; a one-line error while another process builds it."""
+    store = Store.open(db, create=True)
+    row = store.build_row(puzzle.n, puzzle.c, root, puzzle.name)
+    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
+            and row["builder"] != this_builder():
+        raise WsdbError(f"{store.label}: {unfinished(row)}")
+    return store, row
+
+
+def _new_row(puzzle: Puzzle | SlidingPuzzle, root: str, max_depth: int | None, level: Level) -> dict:
+    """The build row of a tree started afresh with ``level`` (depth 0)."""
+    return dict(puzzle=puzzle.name, n=puzzle.n, c=puzzle.c, root=root, complete=False, max_depth=max_depth,
+                height=0, god_number=None, classes=level.classes, states=level.states, seconds=0.0,
+                version=version("wsdb"), built_at=_now(), status="building", builder=this_builder(),
+                symbols=puzzle.symbols or None)
+
+
+def _add_level(row: dict, level: Level, seconds: float) -> dict:
+    """Count ``level`` into the build row; the totals to store with it."""
+    row.update(height=level.depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
+               seconds=round(seconds, 3), built_at=_now())
+    return {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")}
+
+
+def _finish(store: Store, key: tuple, row: dict, tree: Tree, earlier: float, t0: float) -> None:
+    """Mark the build done (complete or not), and leave the file alone
+    holding it."""
     tree.seconds = time.perf_counter() - t0
     row.update(status="done", builder=None, complete=tree.complete,
                god_number=row["height"] if tree.complete else None,
@@ -359,7 +368,6 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
     store.update_build(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
                                                    "built_at")})
     store.checkpoint()   # the database file alone now holds the build
-    return tree, row
 
 
 class LevelWriter:

@@ -29,7 +29,7 @@ from ..engine.keys import member, sortable
 from ..engine.ranking import UNSEEN, Ranking
 from ..errors import WsdbError
 from ..puzzle import Puzzle
-from ..puzzle.define import format_cells
+from ..puzzle.text import state_texts
 from ..puzzle.sliding import SlidingPuzzle
 from .build import Counts, Progress, grow
 
@@ -103,7 +103,7 @@ def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = No
     symmetry: a class is a state)."""
     t0 = time.perf_counter()
     ranking, table, states = ranked_table(puzzle, progress, max_depth, t0)
-    far = [_text(puzzle, s) for s in ranking.find(table, len(states) - 1, FARTHEST)]
+    far = state_texts(puzzle, ranking.find(table, len(states) - 1, FARTHEST))
     return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
                   time.perf_counter() - t0, method="ranked", farthest=far)
 
@@ -137,10 +137,6 @@ def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = Non
         if progress:
             progress(Counts(d + 1, found, found), time.perf_counter() - t0)
     return ranking, table, states
-
-
-def _text(puzzle, cells) -> str:
-    return puzzle.format(cells) if isinstance(puzzle, SlidingPuzzle) else format_cells(puzzle, cells)
 
 
 def diameter(puzzle: Puzzle) -> int:

@@ -14,8 +14,8 @@ import numpy as np
 
 from ..engine import engine_for, puzzle_engine_for
 from ..errors import WsdbError
-from ..puzzle import Puzzle, check_grid, format_states, parse_grouped
-from ..puzzle.define import format_cells
+from ..puzzle import Puzzle, check_grid, parse_grouped
+from ..puzzle.text import state_texts
 from .reader import open_reader
 
 
@@ -129,15 +129,6 @@ def tree_root(puzzle: Puzzle) -> str:
     """The ``root`` a puzzle's stored tree is filed under: Wrapslide's
     'all' (every solved state), another puzzle's goal."""
     return "all" if puzzle.name == "wrapslide" else puzzle.goal
-
-
-def state_texts(puzzle: Puzzle, cells: np.ndarray) -> list[str]:
-    """States (S, N) as text, in the puzzle's own notation."""
-    if puzzle.name == "wrapslide":
-        return format_states(cells, puzzle.n).tolist()
-    if puzzle.name == "sliding":
-        return [puzzle.format(row) for row in cells]
-    return [format_cells(puzzle, row) for row in cells]
 
 
 def stored_builds(db=None) -> list[dict]:

@@ -246,7 +246,7 @@ def puzzle_engine(puzzle: Puzzle | SlidingPuzzle) -> Engine | SlidingEngine:
 
 
 def puzzle_engine_for(puzzle: Puzzle | SlidingPuzzle, states: int) -> Engine | SmallEngine | SlidingEngine:
-    """:func:`engine_for` for any puzzle."""
-    if isinstance(puzzle, SlidingPuzzle):
-        return SlidingEngine(puzzle)
-    return SmallEngine(puzzle) if states <= SMALL else puzzle_engine(puzzle)
+    """:func:`engine_for` for any puzzle (the sliding puzzle's engine is numpy already)."""
+    if isinstance(puzzle, SlidingPuzzle) or states > SMALL:
+        return puzzle_engine(puzzle)
+    return SmallEngine(puzzle)

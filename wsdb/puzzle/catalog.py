@@ -61,13 +61,14 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
     return make(n, goal)
 
 
-def parse_puzzle_states(name: str, states: list[str], goal: str | None = None
-                        ) -> dict[int, tuple[Puzzle, np.ndarray, np.ndarray]]:
-    """States of another puzzle (not Wrapslide, not the sliding puzzle),
-    grouped by board: {n: (puzzle, positions in ``states``, cells (S, N))}.
-    The board size follows from each state's cell count, or from ``goal``;
-    every state is checked (board, symbols, their counts) before any work,
-    and an error names the bad state's position when there are several."""
+def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -> dict:
+    """States of another puzzle (not Wrapslide), grouped by board:
+    {board: (puzzle, positions in ``states``, cells (S, N))}, the board
+    being n, or (rows, cols) for the sliding puzzle. The board follows from
+    each state's cells (the sliding puzzle's: from its rows), or from
+    ``goal``; every state is checked (board, symbols, their counts) before
+    any work, and an error names the bad state's position when there are
+    several."""
     if name == "sliding":
         return _sliding_states(states, goal)
     if name not in OTHERS:
@@ -85,8 +86,18 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None
             cells.append(parse_cells(puzzle, text))
             positions.append(i)
         except WsdbError as e:
-            raise WsdbError(f"state {i + 1} ({str(text).strip()!r}): {e}" if len(states) > 1 else str(e)) from None
-    return {n: (p, np.asarray(pos, np.int64), np.stack(cells)) for n, (p, pos, cells) in groups.items() if pos}
+            raise _numbered(states, i, e) from None
+    return _stacked(groups)
+
+
+def _numbered(states: list[str], i: int, e: WsdbError) -> WsdbError:
+    """The error of states[i], naming its place when there are several."""
+    return WsdbError(f"state {i + 1} ({str(states[i]).strip()!r}): {e}" if len(states) > 1 else str(e))
+
+
+def _stacked(groups: dict) -> dict:
+    """{board: (puzzle, positions, list of cells)} as arrays, boards with states only."""
+    return {k: (p, np.asarray(pos, np.int64), np.stack(cells)) for k, (p, pos, cells) in groups.items() if pos}
 
 
 def _board(text: str, what: str) -> int:
@@ -117,5 +128,5 @@ def _sliding_states(states: list[str], goal: str | None) -> dict:
             cells.append(puzzle.parse(text).astype(np.uint8))
             positions.append(i)
         except WsdbError as e:
-            raise WsdbError(f"state {i + 1} ({str(text).strip()!r}): {e}" if len(states) > 1 else str(e)) from None
-    return {board: (p, np.asarray(pos, np.int64), np.stack(cells)) for board, (p, pos, cells) in groups.items()}
+            raise _numbered(states, i, e) from None
+    return _stacked(groups)

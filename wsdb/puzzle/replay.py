@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .text import format_state, parse_state
+from .text import format_state, parse_state, state_texts
 
 
 @dataclass
@@ -43,7 +43,6 @@ def replay(state: str, moves: list[str], puzzle: str = "wrapslide", goal: str | 
 def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> Replay:
     from ..errors import WsdbError
     from .catalog import parse_puzzle_states
-    from .define import format_cells
     from .sliding import SlidingPuzzle
 
     ((puzzle, _, cells),) = parse_puzzle_states(name, [state], goal).values()
@@ -58,6 +57,5 @@ def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> 
             frames.append(after[0])
         else:
             frames.append(puzzle.apply(frames[-1], [move]))
-    text = puzzle.format if isinstance(puzzle, SlidingPuzzle) else (lambda f: format_cells(puzzle, f))
-    states = [text(f) for f in frames]
+    states = state_texts(puzzle, frames)
     return Replay(state=states[0], moves=names, result=states[-1], solved=states[-1] == puzzle.goal, states=states)

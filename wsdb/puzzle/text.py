@@ -177,3 +177,16 @@ def format_states(cells: np.ndarray, n: int) -> np.ndarray:
     buf[:, :, :n] = cells + ord("1")
     flat = buf.reshape(s, n * (n + 1))[:, :-1]
     return np.ascontiguousarray(flat).view(f"S{n * (n + 1) - 1}").ravel().astype(str)
+
+
+def state_texts(puzzle, cells: np.ndarray) -> list[str]:
+    """States (S, N) of any puzzle as text, rows joined by '/': Wrapslide's
+    colours 1..c, another puzzle's goal symbols, the sliding puzzle's tiles
+    and blank (docs/puzzles.md)."""
+    if puzzle.name == "wrapslide":
+        return format_states(cells, puzzle.n).tolist()
+    if puzzle.name == "sliding":
+        return [puzzle.format(row) for row in cells]
+    from .define import format_cells   # only other puzzles need it: a lookup's start-up stays as it was
+
+    return [format_cells(puzzle, row) for row in cells]

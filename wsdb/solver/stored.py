@@ -15,12 +15,13 @@ from typing import Iterator
 
 import numpy as np
 
-from ..db.lookup import lookup_grid, state_texts, tree_root
+from ..db.lookup import lookup_grid, tree_root
 from ..db.store import Store
 from ..engine import puzzle_engine
 from ..errors import WsdbError
 from ..puzzle import Puzzle
 from ..puzzle.catalog import parse_puzzle_states
+from ..puzzle.text import state_texts
 from .guide import Guide
 from .meet import meet_in_the_middle
 from .tables import Endgame

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from ..engine.keys import KeyLayout
 from ..errors import WsdbError
-from ..db.lookup import state_texts, tree_root
+from ..db.lookup import tree_root
 from ..puzzle import check_grid, wrapslide
+from ..puzzle.text import state_texts
 from .figures import _store
 
 FORMATS = ("csv", "parquet")

@@ -235,7 +235,7 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         uniformly from the reachable states of its complete stored tree."""
         import numpy as np
 
-        from ..db.lookup import state_texts
+        from ..puzzle.text import state_texts
         from ..puzzle import format_state, random_states, wrapslide
 
         seed = secrets.randbits(32) if seed is None else seed
