@@ -101,6 +101,24 @@ def test_solve_text_json_and_stdin(run, db4):
     assert json.loads(res.stdout)["moves"] is None
 
 
+def test_solve_says_before_deriving_deeper_trees(run, tmp_path, monkeypatch):
+    """The first solve after a build derives the deepened tree (minutes on
+    8x8) and says so on stderr; later solves read it from the cache."""
+    import wsdb
+    from wsdb.solver import tables
+
+    monkeypatch.setitem(tables.DERIVED, (4, 4), (5, 6))
+    monkeypatch.setitem(tables.DERIVE_MINUTES, (4, 4), 0.5)
+    db = tmp_path / "shallow.sqlite"
+    wsdb.build(4, 4, db=db, max_depth=4)
+    state = format_state(random_states(wrapslide(4, 4), 1, seed=3)[0])
+    first = run("solve", state, "--db", db)
+    assert first.exit_code == 0 and "deriving the solver's deeper 4x4 trees" in first.stderr
+    again = run("solve", state, "--db", db)
+    assert again.exit_code == 0 and "deriving" not in again.stderr
+    assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]   # the same moves
+
+
 @pytest.mark.parametrize("args,message", [
     (("12",), "cells"),
     (("1122/1122/3344/3434", "--time-limit", "-2"), "time limit"),

@@ -309,6 +309,17 @@ def census(puzzle, n, m, c, goal, diameter, method, quiet, as_json):
         click.echo(f"at distance {result.height}{some}: {' '.join(result.farthest)}")
 
 
+def _derive_notice(n: int, c: int, db) -> None:
+    """Say so before the solver derives its deepened trees (once per
+    database: minutes on 8x8)."""
+    from .solver.solve import derivation_minutes
+
+    minutes = derivation_minutes(db, n, c)
+    if minutes:
+        click.echo(f"wsdb: deriving the solver's deeper {n}x{n} trees from the database, once, about "
+                   f"{minutes:g} min", err=True)
+
+
 def _compile_notice(n: int, c: int, solver: bool = False) -> None:
     """Say so before numba compiles kernels (once per install and grid
     kind; a silent minute otherwise)."""
@@ -417,6 +428,7 @@ def solve(state, method, time_limit, length_only, puzzle, goal, db, as_json):
 
         first = parse_state(states[0])[0]
         _compile_notice(first.n, first.c, solver=True)
+        _derive_notice(first.n, first.c, db)
     for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
@@ -460,6 +472,7 @@ def eval_cmd(n, c, count, seed, method, time_limit, db, as_json):
     check_grid(n, c)
     seed = _seed_or_fresh(seed)
     _compile_notice(n, c, solver=True)
+    _derive_notice(n, c, db)
     evaluation = Evaluation(n, c, count, seed, method, time_limit, db)   # checks, then loads the tables
     lengths = []
     with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr,

@@ -10,6 +10,7 @@ import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.kernels import colour_rank
+from wsdb.solver import tables
 from wsdb.solver.tables import binomials, endgame, gather_colours, gather_table
 
 
@@ -78,3 +79,48 @@ def test_endgame_depths_equal_lookups(tmp_path):
         ans = wsdb.lookup(format_state(x), db=db)
         assert d == (ans.distance if ans.distance is not None else -1)
     assert (got >= 0).any() and (got == -1).any()   # both cases were tried
+
+
+@pytest.mark.parametrize("c,stored,derived", [(3, 4, (6, 7)), (4, 4, (5, 6))])
+def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, stored, derived):
+    """A tree stored to depth 4, deepened in memory (exact levels, then one
+    level as a filter), knows every class of the builder's complete tree at
+    its depth up to the height, and none beyond."""
+    monkeypatch.setitem(tables.DERIVED, (4, c), derived)
+    db = tmp_path / "shallow.sqlite"
+    wsdb.build(4, c, db=db, max_depth=stored)
+    eg = endgame(4, c, Store.open(db))
+    assert (eg.stored, eg.held, eg.height, eg.complete) == (stored, *derived, False)
+    keys, depths = Store.open(db4).keys_and_depths(4, c, eg.eng.layout)
+    got = eg.lookup(keys)
+    assert (got == np.where(depths <= eg.height, depths, -1)).all()
+    assert (depths > eg.height).any()                     # classes beyond were asked too
+    tables._endgames.clear()                                # again, from the cache files
+    cached = {f.name.split("-")[0] for f in (db.parent / f"{db.name}.cache").glob("endgame*")}
+    assert cached == {f"endgame4c{c}h{derived[0]}{part}" for part in ("keys", "depths", "starts", "beyond")}
+    assert (endgame(4, c, Store.open(db)).lookup(keys) == got).all()
+
+
+def test_a_state_at_a_derived_depth_is_solved_through_the_stored_tree(tmp_path, monkeypatch, exact_distance):
+    """descend() steps from the derived levels into the stored ones, so
+    answers that meet the tree there are whole, verified and optimal."""
+    monkeypatch.setitem(tables.DERIVED, (4, 4), (5, 6))
+    db = tmp_path / "shallow.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=4)
+    distance = exact_distance(4)
+    p = wrapslide(4, 4)
+    eg = endgame(4, 4, Store.open(db))
+    rng = np.random.default_rng(8)
+    walks = [p.apply(p.solved[0], list(rng.choice(p.move_names, k))) for k in (5, 6, 7, 8) for _ in range(20)]
+    cells = [x for d in (5, 6, 7) for x in [x for x in walks if distance(x) == d][:5]]
+    assert {5, 6, 7} <= {distance(x) for x in cells}
+    for x in cells:
+        d = distance(x)
+        if d <= 6:
+            moves, y = eg.descend(x)
+            assert len(moves) == d - 4 and eg.depth(y[None])[0] == 4
+            assert (p.apply(x, [p.move_names[m] for m in moves]) == y).all()
+        ans = wsdb.solve(format_state(x), db=db)
+        assert ans.length == d == ans.lower_bound and ans.optimal
+        assert p.is_solved(p.apply(x, ans.moves))

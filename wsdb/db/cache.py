@@ -23,6 +23,12 @@ def cache_file(db_path: Path | None, name: str, build: dict) -> Path | None:
     return db_path.with_name(f"{db_path.name}.cache") / f"{name}-{stamp}-{build['classes']}.npy"
 
 
+def derived_files(db_path: Path | None, build: dict) -> list[Path]:
+    """Every array cached from ``build`` (whatever derived it)."""
+    probe = cache_file(db_path, "x", build)
+    return [] if probe is None else sorted(probe.parent.glob("*" + probe.name[1:]))
+
+
 def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[], np.ndarray],
                  mmap: bool = False) -> np.ndarray:
     """``make()``, saved at :func:`cache_file` the first time and read from

@@ -2,6 +2,7 @@
 move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 
 * :mod:`.keys`     the key layout (thesis §3.1), byte tables, sorted key sets
+* :mod:`.keyindex` hashed key sets: an exact index and a filter (a solver's trees)
 * :mod:`.kernels`  numba: permute, canonicalise, expand, step, find
 * :mod:`.engines`  a puzzle bound to the kernels (and a numpy twin for a few states)
 """

@@ -1,5 +1,6 @@
 """Numba kernels on keys: apply permutations, canonicalise, expand a level,
-count stabilisers, step towards a parent, find keys in a sorted table.
+count stabilisers, step towards a parent, find keys in a sorted table or a
+hashed key set.
 
 Pure functions over numpy arrays (no I/O, no SQL, no puzzle objects), compiled
 with ``cache=True`` so the CLI starts fast. Keys are (S, W) uint64 arrays as
@@ -29,7 +30,7 @@ import os
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange, types
+from numba import get_num_threads, njit, prange, types
 from numba.extending import intrinsic
 
 GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
@@ -645,6 +646,105 @@ def find_keys(sorted_keys, queries):
     return out
 
 
+# ---- a hashed key set (:mod:`wsdb.engine.keyindex`) ---------------------------
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying by it is a bijection of uint64
+
+
+@njit(cache=True, inline="always")
+def _bucket(key, shift):
+    h = _U0
+    for w in range(key.shape[0]):
+        h = (h ^ key[w]) * _MIX
+    h ^= h >> np.uint64(29)
+    return (h * _MIX) >> shift
+
+
+@njit(cache=True, nogil=True)
+def bucket_order(keys, bits):
+    """(order, starts): the rows of ``keys`` grouped by hash bucket (a
+    counting sort, stable), and the first position of each of the 2**bits
+    buckets in that order (``starts[b]`` to ``starts[b + 1]``)."""
+    shift = np.uint64(64 - bits)
+    size = np.int64(1) << bits
+    bucket = np.empty(keys.shape[0], np.int64)
+    starts = np.zeros(size + 1, np.int64)
+    for i in range(keys.shape[0]):
+        bucket[i] = np.int64(_bucket(keys[i], shift))
+        starts[bucket[i] + 1] += 1
+    for b in range(size):
+        starts[b + 1] += starts[b]
+    fill = starts[:-1].copy()
+    order = np.empty(keys.shape[0], np.int64)
+    for i in range(keys.shape[0]):
+        order[fill[bucket[i]]] = i
+        fill[bucket[i]] += 1
+    return order, starts
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def find_bucketed(keys, starts, bits, queries):
+    """Row of each query in ``keys`` laid out by :func:`bucket_order`, or -1:
+    one read of ``starts`` and a scan of a bucket of about two keys, where a
+    binary search over tens of millions of keys misses the cache some 25 times."""
+    shift = np.uint64(64 - bits)
+    out = np.full(queries.shape[0], -1, np.int64)
+    words = queries.shape[1]
+    for i in prange(queries.shape[0]):
+        b = np.int64(_bucket(queries[i], shift))
+        for r in range(starts[b], starts[b + 1]):
+            same = True
+            for w in range(words):
+                if keys[r, w] != queries[i, w]:
+                    same = False
+                    break
+            if same:
+                out[i] = r
+                break
+    return out
+
+
+_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True, inline="always")
+def _filter_word(key, wbits):
+    """(word, mask) of a key in a blocked Bloom filter of 2**wbits words:
+    three bits in one word, so a query reads one cache line."""
+    h = _U0
+    for w in range(key.shape[0]):
+        h = (h ^ key[w]) * _MIX2
+    h ^= h >> np.uint64(32)
+    h *= _MIX
+    word = np.int64(h >> np.uint64(64 - wbits))
+    mask = (_ONE << (h & np.uint64(63))) | (_ONE << ((h >> np.uint64(6)) & np.uint64(63))) \
+        | (_ONE << ((h >> np.uint64(12)) & np.uint64(63)))
+    return word, mask
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def filter_add(words, wbits, keys, parts):
+    """Add keys to the filter, in ``parts`` threads (:func:`threads`), each
+    setting the words of its own residue only: two threads' read-modify-
+    writes of one word could lose a bit, and a lost bit would be a false
+    'absent'."""
+    for p in prange(parts):
+        for i in range(keys.shape[0]):
+            word, mask = _filter_word(keys[i], wbits)
+            if word % parts == p:
+                words[word] |= mask
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def filter_has(words, wbits, keys):
+    """Whether each key may be in the filter (never False for one added)."""
+    out = np.zeros(keys.shape[0], np.bool_)
+    for i in prange(keys.shape[0]):
+        word, mask = _filter_word(keys[i], wbits)
+        out[i] = (words[word] & mask) == mask
+    return out
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def pack_rows(flat, shift):
     """In place: flat[i] = flat[i] << shift | i (a key and its row in one word)."""
@@ -672,6 +772,11 @@ def merge_first(a, b, shift):
             n += 1
             last = x >> s
     return out[:n]
+
+
+def threads() -> int:
+    """The threads numba's parallel kernels use."""
+    return get_num_threads()
 
 
 def cached(kernel) -> bool:

@@ -75,7 +75,10 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
                     np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(), np.zeros((1, 1, 1), np.int64),
                     one.copy(), 1, one[None].copy())
-    return Guide(puzzle, tables, endgame(n, puzzle.c, store) if store is not None else None)
+    eg = endgame(n, puzzle.c, store) if store is not None else None
+    if eg is not None:   # its lookup kernels too
+        eg.depth(solved)
+    return Guide(puzzle, tables, eg)
 
 
 @dataclass
@@ -91,9 +94,19 @@ class Found:
     def length(self) -> int:
         return len(self.path) + self.rest
 
-    def moves(self, store: Store, puzzle: Puzzle) -> list[int]:
-        """Every move as an index: the path, then the stored tail (one lookup)."""
+    def moves(self, store: Store, puzzle: Puzzle, endgame: Endgame | None = None) -> list[int]:
+        """Every move as an index: the path, then the tail from the tree
+        (``endgame``: where ``meet`` may lie in a level derived in memory)."""
         if not self.rest:
             return list(self.path)
-        tail = lookup_grid(store, puzzle, self.meet[None])[0].moves
-        return self.path + [puzzle.move_index(name) for name in tail]
+        return self.path + [puzzle.move_index(name) for name in tail(store, puzzle, endgame, self.meet)]
+
+
+def tail(store: Store, puzzle: Puzzle, endgame: Endgame | None, cells: np.ndarray) -> list[str]:
+    """The optimal moves from a state the tree holds to solved: down the
+    levels derived in memory (:meth:`~.tables.Endgame.descend`), then the
+    stored parent pointers (one lookup)."""
+    first: list[int] = []
+    if endgame is not None and endgame.height > endgame.stored:
+        first, cells = endgame.descend(cells)
+    return [puzzle.move_names[m] for m in first] + lookup_grid(store, puzzle, cells[None])[0].moves

@@ -64,7 +64,7 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     ``start``'s class must not be in the tree."""
     _require_table(guide)
     eg = guide.endgame
-    eng, d = eg.eng, eg.height
+    d = eg.height
     bound = max(lower, guide.bound(start), d + 1)
     ncells, lanes = start.shape[0], streams()
     leaves = np.empty((lanes, LEAVES, ncells), np.uint8)
@@ -89,10 +89,10 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
                 any_leaf = True
                 got = np.concatenate([leaves[t, :counts[t]] for t in range(lanes)])
                 moves = np.concatenate([found_paths[t, :counts[t]] for t in range(lanes)])
-                hit = eng.find(eg.keys, eng.canonical(eng.encode(got)))
-                if (hit >= 0).any():
-                    i = int(np.flatnonzero(hit >= 0)[np.argmin(eg.depths[hit[hit >= 0]])])
-                    rest = int(eg.depths[hit[i]])
+                depth = eg.depth(got)
+                if (depth >= 0).any():
+                    i = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
+                    rest = int(depth[i])
                     return Found([int(m) for m in moves[i]], got[i].copy(), rest), horizon + rest, False
         bound = bound + 1 if any_leaf else cut
 

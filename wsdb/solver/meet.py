@@ -49,10 +49,10 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
             if time.perf_counter() > deadline:
                 return None, lower, True
             kids = eng.expand(frontier[lo:lo + CHUNK])
-            hit = eng.find(eg.keys, kids)
-            if (hit >= 0).any():
-                r = int(np.flatnonzero(hit >= 0)[np.argmin(eg.depths[hit[hit >= 0]])])
-                rest = int(eg.depths[hit[r]])
+            depth = eg.lookup(kids)
+            if (depth >= 0).any():
+                r = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
+                rest = int(depth[r])
                 return _path(eng, start, levels, parents, lo + r // nm, kids[r], rest), j + rest, False
             if keep:
                 kids_all.append(kids)

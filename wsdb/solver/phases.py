@@ -10,8 +10,11 @@ beside it), then the whole grid, each starting where the last ended: the
 subgroup-phase idea of Thistlethwaite and Kociemba, with colourings in
 place of subgroups.
 
-Each phase is a beam search in its own grid, handed over to its tree when
-a beam state is stored there. Where the beam stalls a few cells short of
+The first phase is the two-colour grid itself, so it first tries meet in
+the middle from its start (:mod:`.meet`; exact up to 14 moves on 8x8, where
+the two-colour tree is held to depth 9). Otherwise, and in the later
+phases, a phase is a beam search in its own grid, handed over to its tree
+when a beam state is held there. Where the beam stalls a few cells short of
 solved (it minimises misplaced cells, and the last four to eight need a
 long detour), meet in the middle from its best states finds the exact rest:
 on 8x8 three colours, four misplaced cells are typically 11 moves from
@@ -50,6 +53,8 @@ MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed
                               # three and four colours the fifth (~2 M children, ~1.5 s);
                               # deduplicating it (two-word keys) would take 6 s more
 MEET_SECONDS = 2.0            # at most, per try
+FIRST_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
+                              # five levels, exact up to 14 moves with the derived tree (~0.5 s)
 REPAIR_SECONDS = 1.5          # at most, for repairing a stalled phase before the last
 
 
@@ -86,7 +91,12 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
-        found, stuck = _phase(guide, coarsen(x, k), phase_deadline, meet=last_meet or k < c)
+        found, stuck = None, []
+        if k == 2 and guide.endgame is not None and not guide.endgame.complete:
+            # gathering the first colour is the two-colour grid itself: exact when near enough
+            found = meet_in_the_middle(guide, coarsen(x, k), phase_deadline, FIRST_MEET_CHILDREN)[0]
+        if found is None:
+            found, stuck = _phase(guide, coarsen(x, k), phase_deadline, meet=last_meet or k < c)
         if found is None and k < c and stuck:   # repair the phase in its own grid, then go on
             found = _repair_phase(guide, store, coarsen(x, k), stuck[0], deadline)
         if found is None:
@@ -96,7 +106,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         if k == c:
             meet = None if found.meet is None else relabel_back(found.meet, relabel)
             return Chain(Found(path + found.path, meet, found.rest), k - 1, [])
-        seg = found.moves(store, guide.puzzle)
+        seg = found.moves(store, guide.puzzle, guide.endgame)
         x = x[permutation_of(puzzle.moves, seg)]
         path += seg
     raise AssertionError("unreachable: the last phase returns")

@@ -143,4 +143,4 @@ def solve_near(guide: Guide, store: Store, v: np.ndarray, deadline: float, child
     plus the forward levels ``children`` allows; None otherwise."""
     depth = int(guide.endgame.depth(v[None])[0])
     found = Found([], v, depth) if depth >= 0 else meet_in_the_middle(guide, v, deadline, children)[0]
-    return None if found is None else found.moves(store, guide.puzzle)
+    return None if found is None else found.moves(store, guide.puzzle, guide.endgame)

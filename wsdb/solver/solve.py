@@ -36,14 +36,14 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import Puzzle, format_state, parse_states, wrapslide
 from ..puzzle.moves import simplify
 from . import exchange
 from .beam import beam_search
-from .guide import Found, Guide, guide_for
+from .guide import Found, Guide, guide_for, tail
+from .tables import underived
 from .transpositions import estimate, transpositions
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
@@ -52,9 +52,9 @@ BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3):
 DEFAULT_WIDTH = 5000
 RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
 #: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
-#: on 8x8 two colours the forward search reaches 6 levels (a proven 14 with the default
-#: depth-7 tree, and exact answers of 13) in ~5 s; elsewhere, where the beam needs the time,
-#: a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves;
+#: on 8x8 two colours the forward search reaches 6 levels (with the tree held to depth 9,
+#: :data:`.tables.DERIVED`: exact answers up to 15, else a proven 16) in 1-6 s;
+#: elsewhere, where the beam needs the time, a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves;
 #: on 6x6 only 3-4 levels (0.05 s): the same lengths, bounds one lower, and a state takes
 #: 0.3 s instead of 0.75 s (three colours), 0.9 s instead of 1.5 s (four)
 MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
@@ -65,6 +65,9 @@ EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish wha
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
 MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
+RESERVE = 0.05              # of the time limit, kept for what follows a search (the last beam
+                            # level, the stored tail, checking the answer): 8x8 states took
+                            # up to 10.35 s of 10 without it
 
 
 @dataclass
@@ -268,6 +271,16 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     return _solutions(parsed, store, method, time_limit, length_only)
 
 
+def derivation_minutes(db, n: int, c: int) -> float:
+    """About how long the first solve of an n x n, c-colour state will
+    spend deriving deepened trees (:data:`.tables.DERIVED`) before its
+    search starts: 0 once they are cached beside the database."""
+    store = Store.open_if_present(db)
+    if store is None:
+        return 0.0
+    return underived(store, n, list(range(2, c + 1)) if n >= PHASES_FROM else [c])
+
+
 def check_request(method: str, time_limit: float | None) -> None:
     """A known method and a positive time limit (None: the default), or
     one line saying what is wrong."""
@@ -299,7 +312,7 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
         if (n, c) not in tables:   # once per grid (and once per database: it is cached)
             tables[n, c] = transpositions(own, store) if store is not None and method != "optimal" else None
         # the limit is for searching: a first use may spend long deriving tables and compiling
-        deadline = time.perf_counter() + (time_limit or DEFAULT_TIME)
+        deadline = time.perf_counter() + (1 - RESERVE) * (time_limit or DEFAULT_TIME)
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
         problem = Problem(puzzle, cells, store, own, deadline, started, coarse, tables[n, c])
         yield _solve(problem, method, length_only)
@@ -404,8 +417,8 @@ def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str], s
     text = format_state(p.cells, puzzle.n)
     moves = None
     if not (found.rest and length_only):   # length only: skip walking the stored tail
-        tail = lookup_grid(p.store, puzzle, found.meet[None])[0].moves if found.rest else []
-        moves = [puzzle.move_names[m] for m in found.path] + tail
+        rest = tail(p.store, puzzle, p.guide.endgame, found.meet) if found.rest else []
+        moves = [puzzle.move_names[m] for m in found.path] + rest
         if not puzzle.is_solved(puzzle.apply(p.cells, moves)):
             raise WsdbError(f"internal error: the {attempt.method} sequence does not solve {text}; please report it")
         if length_only:

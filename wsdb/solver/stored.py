@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-import numpy as np
 
 from ..db.lookup import lookup_grid, tree_root
 from ..db.store import Store
@@ -68,8 +67,8 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
 
 
 def _endgame(store: Store, p: Puzzle) -> Endgame:
-    """The stored partial tree of ``p`` in memory, sorted by key."""
+    """The stored partial tree of ``p`` in memory."""
     eng = puzzle_engine(p)
     build = store.require_build(p.n, p.c, tree_root(p), p.name)
     keys, depths = store.keys_and_depths(p.n, p.c, eng.layout, tree_root(p), puzzle=p.name)
-    return Endgame(eng, np.ascontiguousarray(keys), depths, int(build["height"]), bool(build["complete"]))
+    return Endgame.of(eng, keys, depths, int(build["height"]), bool(build["complete"]))

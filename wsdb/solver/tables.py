@@ -14,10 +14,13 @@ the thesis' deduction of Θ(6,2), §3.5), and the sum over the colours is a
 strong guide.
 
 **Endgame tables.** The stored (partial) tree of the grid being solved, as a
-sorted key array: "is this state's class stored, and how deep?" for thousands
-of states per search level, answered by binary search (thesis §4.2, second
-component). The move sequence of the one state finally used still comes
-from :mod:`wsdb.db.lookup`, which walks the parents in SQL.
+hashed key set (:mod:`wsdb.engine.keyindex`): "is this state's class stored,
+and how deep?" for millions of states per search level (thesis §4.2, second
+component). Where a grid's stored default is shallow and its next level fits
+in memory (8x8 two colours), that level is derived from the stored ones and
+held too (:data:`DERIVED_HEIGHT`). The move sequence of the one state finally
+used still comes from :mod:`wsdb.db.lookup`, which walks the parents in SQL,
+after :meth:`Endgame.descend` has stepped down the derived levels.
 
 Both are derived once per database and cached beside it as ``.npy``
 (:mod:`wsdb.db.cache`); a search loop never queries SQL.
@@ -30,9 +33,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..db.cache import cached_array
+from ..db.cache import cache_file, cached_array
 from ..db.store import Store
 from ..engine import Engine, get_engine
+from ..engine.keyindex import KeyFilter, KeyIndex
+from ..engine.keys import distinct, member, sortable, unsortable
 
 UNSET = 255
 
@@ -94,43 +99,170 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
 
 # ---- endgame tables -------------------------------------------------------------
 
+#: grids whose tree the solver deepens in memory beyond the stored default:
+#: (height held exactly, height with one more level held as a filter). The
+#: 8x8 two-colour tree is stored to depth 7 (3.2 M classes); its eighth level
+#: (35.9 M classes, 290 MB) is held exactly and its ninth (about 400 M) as a
+#: 1 GiB filter, derived once (about 3 minutes) and cached. Meet in the middle
+#: then answers exactly up to 15 moves instead of 13 (README, "Solver").
+#: minutes deriving them takes on 2 cores (measured), for the notice before the first solve
+DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}
+DERIVED = {(6, 3): (8, 9), (8, 2): (8, 9), (8, 3): (7, 8)}
+
+
 @dataclass
 class Endgame:
-    """The first ``height`` levels of the (n, c) tree (all of it if complete)."""
+    """The first ``height`` levels of the (n, c) tree (all of it if complete):
+    the ``stored`` levels of the database, then any derived in memory; the
+    levels up to ``held`` exactly, and where ``beyond`` is set, one more level
+    as a filter whose every 'maybe' is checked by looking for a neighbour at
+    depth ``held``."""
 
     eng: Engine
-    keys: np.ndarray      # (S, W) representatives, sorted
-    depths: np.ndarray    # int8, same order
-    height: int
+    index: KeyIndex       # the representatives held exactly, hashed
+    depths: np.ndarray    # int8, in the index's order
+    held: int
     complete: bool
+    stored: int = -1      # levels the database holds (-1: all ``held``)
+    beyond: KeyFilter | None = None
+
+    def __post_init__(self):
+        if self.stored < 0:
+            self.stored = self.held
+
+    @property
+    def height(self) -> int:
+        """Every class within this many moves of solved is known here."""
+        return self.held + (self.beyond is not None)
+
+    @classmethod
+    def of(cls, eng: Engine, keys: np.ndarray, depths: np.ndarray, height: int, complete: bool) -> "Endgame":
+        """An endgame of (S, W) representatives in any order and their depths."""
+        index, order = KeyIndex.of(keys)
+        return cls(eng, index, depths[order], height, complete)
+
+    def lookup(self, reps: np.ndarray) -> np.ndarray:
+        """Depth of each class representative, or -1 where it is not within
+        ``height``."""
+        rows = self.index.rows(reps)
+        depth = np.where(rows >= 0, self.depths[rows], -1).astype(np.int64)
+        if self.beyond is not None:
+            maybe = np.flatnonzero(depth < 0)
+            maybe = maybe[self.beyond.has(reps[maybe])]
+            if maybe.size:   # a class one level beyond has a neighbour at depth `held`
+                kids = self.index.rows(self.eng.expand(reps[maybe])).reshape(maybe.size, -1)
+                near = (np.where(kids >= 0, self.depths[kids], -1) == self.held).any(axis=1)
+                depth[maybe[near]] = self.held + 1
+        return depth
 
     def depth(self, cells: np.ndarray) -> np.ndarray:
-        """Optimal distance of each state, or -1 where its class is not stored
-        (then the distance is more than ``height``)."""
+        """Optimal distance of each state, or -1 where its class is not
+        known (then the distance is more than ``height``)."""
         if len(cells) == 0:
             return np.zeros(0, np.int64)
-        idx = self.eng.find(self.keys, self.eng.canonical(self.eng.encode(cells)))
-        return np.where(idx >= 0, self.depths[idx], -1).astype(np.int64)
+        return self.lookup(self.eng.canonical(self.eng.encode(cells)))
+
+    def descend(self, cells: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """From one state at a derived depth, moves down to a state the
+        database stores (each to a neighbour one level closer), and that
+        state: the stored tree's parent pointers take it from there."""
+        eng, moves = self.eng, []
+        raw = eng.encode(cells[None])
+        d = int(self.depth(cells[None])[0])
+        while d > self.stored:
+            kids = eng.expand(eng.canonical(raw))
+            closer = int(np.flatnonzero(self.lookup(kids) == d - 1)[0])
+            m, raw = eng.step(raw, kids[closer:closer + 1])
+            moves.append(int(m[0]))
+            d -= 1
+        return moves, eng.decode(raw)[0]
 
 
 def endgame(n: int, c: int, store: Store) -> Endgame | None:
-    """The stored (n, c) tree in memory, or None when there is none."""
+    """The stored (n, c) tree in memory, deepened as :data:`DERIVED` says,
+    or None when there is none. The hashed keys, their depths, the bucket
+    starts and any filter are cached beside the database (memory-mapped)."""
     build = store.finished_build(n, c)
     if build is None:
         return None
     key = (store.label, n, c, build["built_at"], build["classes"])
     if key not in _endgames:
         eng = get_engine(n, c)
+        stored, complete = int(build["height"]), bool(build["complete"])
+        held, filtered = (stored, stored) if complete else DERIVED.get((n, c), (stored, stored))
+        held = max(held, stored)
+        made: dict[str, np.ndarray] = {}
 
-        def keys_then_depth() -> np.ndarray:   # one (S, W + 1) array: one cache file
-            reps, depths = store.keys_and_depths(n, c, eng.layout)
-            return np.concatenate([reps, depths.astype(np.uint64)[:, None]], axis=1)
+        def part(name: str):
+            def make() -> np.ndarray:   # keys, depths and starts at once, whichever file is missing
+                if not made:
+                    reps, depths = store.keys_and_depths(n, c, eng.layout)
+                    reps, depths = deepen(eng, reps, depths, stored, held)
+                    index, order = KeyIndex.of(reps)
+                    made.update(keys=index.keys, depths=depths[order], starts=index.starts)
+                return made[name]
+            return cached_array(store.path, f"endgame{n}c{c}h{held}{name}", build, make, mmap=True)
 
-        both = cached_array(store.path, f"tree{n}c{c}", build, keys_then_depth)
-        w = eng.layout.words
-        _endgames[key] = Endgame(eng, np.ascontiguousarray(both[:, :w]), both[:, w].astype(np.int8),
-                                 int(build["height"]), bool(build["complete"]))
+        keys, depths, starts = part("keys"), part("depths"), part("starts")
+        eg = Endgame(eng, KeyIndex(keys, starts, int(starts.size - 1).bit_length() - 1), depths, held,
+                     complete, stored)
+        if filtered > held:
+            words = cached_array(store.path, f"endgame{n}c{c}h{held}beyond", build,
+                                 lambda: beyond(eg).words, mmap=True)
+            eg.beyond = KeyFilter(words, int(words.size).bit_length() - 1)
+        _endgames[key] = eg
     return _endgames[key]
+
+
+def underived(store: Store, n: int, grids: list[int]) -> float:
+    """Minutes the first solve will spend deriving the deepened trees of
+    the n x n grids with these colour counts (0 when all are cached)."""
+    minutes = 0.0
+    for c in grids:
+        build = store.finished_build(n, c)
+        if (n, c) in DERIVED and build is not None and not build["complete"]:
+            held, filtered = DERIVED[n, c]
+            held = max(held, int(build["height"]))
+            last = f"endgame{n}c{c}h{held}" + ("beyond" if filtered > held else "starts")
+            path = cache_file(store.path, last, build)
+            if path is not None and not path.exists():
+                minutes += DERIVE_MINUTES[n, c]
+    return minutes
+
+
+GROWTH = 12        # a level of 8x8 two colours is 11-13 times the one before
+FILTER_CHUNK = 1 << 20
+
+
+def beyond(eg: Endgame) -> KeyFilter:
+    """The level after ``eg.held`` as a filter: every neighbour of the
+    deepest level held is added (those within the held levels too: a lookup
+    asks the filter only about classes the index does not hold)."""
+    last = np.ascontiguousarray(eg.index.keys[np.asarray(eg.depths) == eg.held])
+    out = KeyFilter.sized(GROWTH * len(last))
+    for lo in range(0, len(last), FILTER_CHUNK):
+        out.add(eg.eng.expand(last[lo:lo + FILTER_CHUNK]))
+    return out
+
+
+def deepen(eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int,
+           height: int) -> tuple[np.ndarray, np.ndarray]:
+    """The levels ``stored + 1 .. height`` of a partial tree, added to its
+    sorted representatives and depths: each level is the distinct
+    neighbours of the last that are in neither of the two levels before
+    it, as the builder grows one (:func:`wsdb.db.build.next_level`)."""
+    view = sortable(reps)
+    before, last = view[depths == stored - 1], view[depths == stored]
+    keys, levels = [reps], [depths]
+    for d in range(stored + 1, height + 1):
+        kids = distinct(sortable(eng.expand(unsortable(last, eng.layout.words))))
+        fresh = kids[~member(before, kids)[0] & ~member(last, kids)[0]]
+        if fresh.size == 0:
+            break
+        keys.append(unsortable(fresh, eng.layout.words))
+        levels.append(np.full(fresh.size, d, np.int8))
+        before, last = last, fresh
+    return np.concatenate(keys), np.concatenate(levels)
 
 
 _endgames: dict = {}

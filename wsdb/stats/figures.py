@@ -19,7 +19,7 @@ import math
 
 import pandas as pd
 
-from ..db.cache import cache_file
+from ..db.cache import derived_files
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
@@ -98,10 +98,8 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     out = []
     for b in rows:
         share = None if size is None else size * b["classes"] // total   # rounded down: shares never add up past the file
-        names = [] if b["puzzle"] != "wrapslide" else \
-            [f"tree{b['n']}c{b['c']}"] + ([f"gather{b['n']}"] if b["c"] == 2 else [])
-        files = [cache_file(store.path, name, b) for name in names]
-        cached = sum(f.stat().st_size for f in files if f is not None and f.exists())
+        files = derived_files(store.path, b) if b["puzzle"] == "wrapslide" else []
+        cached = sum(f.stat().st_size for f in files)
         out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached})
     return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + ["db_bytes", "cache_bytes"]))
 
