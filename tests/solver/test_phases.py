@@ -119,3 +119,26 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
             state = p.apply(cells, chain.found.path)
             assert chain.found.rest or p.is_solved(state)
     assert tried >= 4
+
+
+def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
+    """The first phase is the two-colour grid: its answer, from the tree or
+    meet in the middle, is that grid's exact distance."""
+    from wsdb.solver.phases import _first_phase
+
+    db = _partial_db(tmp_path, 2)
+    store = Store.open(db)
+    guide = guide_for(wrapslide(4, 2), store)
+    two = wrapslide(4, 2)
+    distance = exact_distance(2)
+    seen = set()
+    four = wrapslide(4, 4)
+    near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
+    for cells in [near, *random_states(four, 30, seed=17)]:
+        start = coarsen(cells, 2)
+        found = _first_phase(guide, start, time.perf_counter() + 30)
+        assert found is not None
+        whole = [two.move_names[m] for m in found.moves(store, two, guide.endgame)]
+        assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
+        seen.add(found.path == [])
+    assert seen == {True, False}   # both held by the tree and met beyond it

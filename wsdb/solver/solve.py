@@ -43,7 +43,7 @@ from ..puzzle.moves import simplify
 from . import exchange
 from .beam import beam_search
 from .guide import Found, Guide, guide_for, tail
-from .tables import underived
+from .tables import DERIVED, underived
 from .transpositions import estimate, transpositions
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
@@ -271,14 +271,16 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     return _solutions(parsed, store, method, time_limit, length_only)
 
 
-def derivation_minutes(db, n: int, c: int) -> float:
-    """About how long the first solve of an n x n, c-colour state will
-    spend deriving deepened trees (:data:`.tables.DERIVED`) before its
-    search starts: 0 once they are cached beside the database."""
+def derivation_minutes(db, n: int, c: int | None = None) -> float:
+    """About how long the first solve of an n x n, c-colour state (any
+    colour count: None) will spend deriving deepened trees
+    (:data:`.tables.DERIVED`) before its search starts: 0 once they are
+    cached beside the database."""
     store = Store.open_if_present(db)
     if store is None:
         return 0.0
-    return underived(store, n, list(range(2, c + 1)) if n >= PHASES_FROM else [c])
+    grids = [k for m, k in DERIVED if m == n] if c is None else list(range(2, c + 1)) if n >= PHASES_FROM else [c]
+    return underived(store, n, grids)
 
 
 def check_request(method: str, time_limit: float | None) -> None:

@@ -16,9 +16,10 @@ strong guide.
 **Endgame tables.** The stored (partial) tree of the grid being solved, as a
 hashed key set (:mod:`wsdb.engine.keyindex`): "is this state's class stored,
 and how deep?" for millions of states per search level (thesis §4.2, second
-component). Where a grid's stored default is shallow and its next level fits
-in memory (8x8 two colours), that level is derived from the stored ones and
-held too (:data:`DERIVED_HEIGHT`). The move sequence of the one state finally
+component). Where a grid's stored default is shallow, the levels after it
+are derived from the stored ones: the next held exactly where it fits in
+memory, the one after as a filter (:data:`DERIVED`). The move sequence of
+the one state finally
 used still comes from :mod:`wsdb.db.lookup`, which walks the parents in SQL,
 after :meth:`Endgame.descend` has stepped down the derived levels.
 
@@ -103,11 +104,12 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
 #: (height held exactly, height with one more level held as a filter). The
 #: 8x8 two-colour tree is stored to depth 7 (3.2 M classes); its eighth level
 #: (35.9 M classes, 290 MB) is held exactly and its ninth (about 400 M) as a
-#: 1 GiB filter, derived once (about 3 minutes) and cached. Meet in the middle
-#: then answers exactly up to 15 moves instead of 13 (README, "Solver").
-#: minutes deriving them takes on 2 cores (measured), for the notice before the first solve
-DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}
+#: 1 GiB filter. Meet in the middle then answers exactly up to 15 moves
+#: instead of 13, the phases' later grids hit their trees sooner, and IDA*
+#: hands over to the 6x6 three-colour tree one level earlier (README, "Solver").
 DERIVED = {(6, 3): (8, 9), (8, 2): (8, 9), (8, 3): (7, 8)}
+#: minutes deriving them takes once on 2 cores (measured), for the notice before the first solve
+DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}
 
 
 @dataclass
