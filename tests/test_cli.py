@@ -106,7 +106,7 @@ def test_solve_says_before_deriving_deeper_trees(run, tmp_path, monkeypatch):
     8x8) and says so on stderr; later solves read it from the cache."""
     import wsdb
     from wsdb.solver import tables
-    from wsdb.solver.solve import derivation_minutes
+    from wsdb.solver.solve import derivation_minutes, first_solve_waits
 
     monkeypatch.setitem(tables.DERIVED, (4, 4), (5, 6))
     monkeypatch.setitem(tables.DERIVE_MINUTES, (4, 4), 0.5)
@@ -114,10 +114,12 @@ def test_solve_says_before_deriving_deeper_trees(run, tmp_path, monkeypatch):
     wsdb.build(4, 4, db=db, max_depth=4)
     state = format_state(random_states(wrapslide(4, 4), 1, seed=3)[0])
     assert derivation_minutes(db, 4) == derivation_minutes(db, 4, 4) == 0.5 and derivation_minutes(db, 6) == 0
+    assert first_solve_waits(db) == {4: 0.5}
     first = run("solve", state, "--db", db)
     assert first.exit_code == 0 and "deriving the solver's deeper 4x4 trees" in first.stderr
     again = run("solve", state, "--db", db)
     assert again.exit_code == 0 and "deriving" not in again.stderr and derivation_minutes(db, 4) == 0
+    assert first_solve_waits(db) == {}
     assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]   # the same moves
 
 

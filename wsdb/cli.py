@@ -829,12 +829,11 @@ def serve(host, port, max_time_limit, max_busy, db):
         tables = "no database yet: answers come from the solver alone" if where.missing else where.label
         click.echo(f"wsdb: serving http://{host}:{port}/ ({tables}); Ctrl-C stops", err=True)
         if not where.missing:
-            from .solver.solve import derivation_minutes
+            from .solver.solve import first_solve_waits
 
-            for n in (4, 6, 8):
-                if minutes := derivation_minutes(db, n):
-                    click.echo(f"wsdb: the first {n}x{n} solve derives the solver's deeper trees, once, "
-                               f"about {minutes:g} min", err=True)
+            for n, minutes in first_solve_waits(db).items():
+                click.echo(f"wsdb: the first {n}x{n} solve derives the solver's deeper trees, once, "
+                           f"about {minutes:g} min", err=True)
 
     run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 

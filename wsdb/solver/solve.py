@@ -53,8 +53,9 @@ DEFAULT_WIDTH = 5000
 RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
 #: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
 #: on 8x8 two colours the forward search reaches 6 levels (with the tree held to depth 9,
-#: :data:`.tables.DERIVED`: exact answers up to 15, else a proven 16) in 1-6 s;
-#: elsewhere, where the beam needs the time, a cheap first look of 4-5 levels (0.2-0.5 s) that still lifts the bounds by 3-4 moves;
+#: :data:`.tables.DERIVED`: exact answers up to 15, else a proven 16) in 1-6 s; elsewhere,
+#: where the beam needs the time, a cheap first look of 4-5 levels (0.2-0.5 s) that still
+#: lifts the bounds by 3-4 moves;
 #: on 6x6 only 3-4 levels (0.05 s): the same lengths, bounds one lower, and a state takes
 #: 0.3 s instead of 0.75 s (three colours), 0.9 s instead of 1.5 s (four)
 MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
@@ -279,8 +280,18 @@ def derivation_minutes(db, n: int, c: int | None = None) -> float:
     store = Store.open_if_present(db)
     if store is None:
         return 0.0
-    grids = [k for m, k in DERIVED if m == n] if c is None else list(range(2, c + 1)) if n >= PHASES_FROM else [c]
+    if c is None:
+        grids = [k for m, k in DERIVED if m == n]
+    else:   # the phases load the coarser grids' trees too
+        grids = list(range(2, c + 1)) if n >= PHASES_FROM else [c]
     return underived(store, n, grids)
+
+
+def first_solve_waits(db) -> dict[int, float]:
+    """Per grid size, the minutes :func:`derivation_minutes` says a first
+    solve will wait; sizes with nothing to derive are left out."""
+    waits = {n: derivation_minutes(db, n) for n in sorted({n for n, _ in DERIVED})}
+    return {n: minutes for n, minutes in waits.items() if minutes}
 
 
 def check_request(method: str, time_limit: float | None) -> None:
