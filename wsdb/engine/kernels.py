@@ -651,13 +651,22 @@ def find_keys(sorted_keys, queries):
 _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying by it is a bijection of uint64
 
 
+_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)   # the filter's own, so its bits are independent of the buckets
+
+
 @njit(cache=True, inline="always")
-def _bucket(key, shift):
+def _hash(key, mult, fold):
+    """A key's words mixed into one uint64 (multiply, fold, multiply)."""
     h = _U0
     for w in range(key.shape[0]):
-        h = (h ^ key[w]) * _MIX
-    h ^= h >> np.uint64(29)
-    return (h * _MIX) >> shift
+        h = (h ^ key[w]) * mult
+    h ^= h >> fold
+    return h * _MIX
+
+
+@njit(cache=True, inline="always")
+def _bucket(key, shift):
+    return _hash(key, _MIX, np.uint64(29)) >> shift
 
 
 @njit(cache=True, nogil=True)
@@ -704,18 +713,11 @@ def find_bucketed(keys, starts, bits, queries):
     return out
 
 
-_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
 @njit(cache=True, inline="always")
 def _filter_word(key, wbits):
     """(word, mask) of a key in a blocked Bloom filter of 2**wbits words:
     three bits in one word, so a query reads one cache line."""
-    h = _U0
-    for w in range(key.shape[0]):
-        h = (h ^ key[w]) * _MIX2
-    h ^= h >> np.uint64(32)
-    h *= _MIX
+    h = _hash(key, _MIX2, np.uint64(32))
     word = np.int64(h >> np.uint64(64 - wbits))
     mask = (_ONE << (h & np.uint64(63))) | (_ONE << ((h >> np.uint64(6)) & np.uint64(63))) \
         | (_ONE << ((h >> np.uint64(12)) & np.uint64(63)))

@@ -27,7 +27,11 @@ class KeyIndex:
 
     keys: np.ndarray     # (S, W) uint64, grouped by bucket
     starts: np.ndarray   # (2**bits + 1,) int64
-    bits: int
+
+    @property
+    def bits(self) -> int:
+        """The hash bits that pick a bucket."""
+        return int(self.starts.size - 1).bit_length() - 1
 
     @classmethod
     def of(cls, keys: np.ndarray) -> tuple["KeyIndex", np.ndarray]:
@@ -39,7 +43,7 @@ class KeyIndex:
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         bits = max(int(len(keys)).bit_length() - 2, 1)   # two to four keys a bucket
         order, starts = kernels.bucket_order(keys, bits)
-        return cls(np.ascontiguousarray(keys[order]), starts, bits), order
+        return cls(np.ascontiguousarray(keys[order]), starts), order
 
     def rows(self, queries: np.ndarray) -> np.ndarray:
         """Row of each (Q, W) query in ``keys``, or -1."""
@@ -56,14 +60,18 @@ class KeyFilter:
     """A blocked Bloom filter of keys: three bits in one 64-bit word each."""
 
     words: np.ndarray    # (2**wbits,) uint64
-    wbits: int
+
+    @property
+    def wbits(self) -> int:
+        """The hash bits that pick a word."""
+        return int(self.words.size).bit_length() - 1
 
     @classmethod
     def sized(cls, expected: int) -> "KeyFilter":
         """An empty filter for about ``expected`` distinct keys (three to
         four a word: 0.6% false 'maybe' on 8x8)."""
         wbits = max(int(expected // 4).bit_length(), 6)
-        return cls(np.zeros(1 << wbits, np.uint64), wbits)
+        return cls(np.zeros(1 << wbits, np.uint64))
 
     def add(self, keys: np.ndarray) -> None:
         """Add (K, W) keys."""

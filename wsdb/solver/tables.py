@@ -138,10 +138,10 @@ class Endgame:
         return self.held + (self.beyond is not None)
 
     @classmethod
-    def of(cls, eng: Engine, keys: np.ndarray, depths: np.ndarray, height: int, complete: bool) -> "Endgame":
+    def of(cls, eng: Engine, keys: np.ndarray, depths: np.ndarray, held: int, complete: bool) -> "Endgame":
         """An endgame of (S, W) representatives in any order and their depths."""
         index, order = KeyIndex.of(keys)
-        return cls(eng, index, depths[order], height, complete)
+        return cls(eng, index, depths[order], held, complete)
 
     def lookup(self, reps: np.ndarray) -> np.ndarray:
         """Depth of each class representative, or -1 where it is not within
@@ -190,9 +190,7 @@ def endgame(n: int, c: int, store: Store) -> Endgame | None:
     key = (store.label, n, c, build["built_at"], build["classes"])
     if key not in _endgames:
         eng = get_engine(n, c)
-        stored, complete = int(build["height"]), bool(build["complete"])
-        held, filtered = (stored, stored) if complete else DERIVED.get((n, c), (stored, stored))
-        held = max(held, stored)
+        stored, held, filtered = _heights(n, c, build)
         made: dict[str, np.ndarray] = {}
 
         def part(name: str):
@@ -203,15 +201,13 @@ def endgame(n: int, c: int, store: Store) -> Endgame | None:
                     index, order = KeyIndex.of(reps)
                     made.update(keys=index.keys, depths=depths[order], starts=index.starts)
                 return made[name]
-            return cached_array(store.path, f"endgame{n}c{c}h{held}{name}", build, make, mmap=True)
+            return cached_array(store.path, _cache_name(n, c, held, name), build, make, mmap=True)
 
         keys, depths, starts = part("keys"), part("depths"), part("starts")
-        eg = Endgame(eng, KeyIndex(keys, starts, int(starts.size - 1).bit_length() - 1), depths, held,
-                     complete, stored)
+        eg = Endgame(eng, KeyIndex(keys, starts), depths, held, bool(build["complete"]), stored)
         if filtered > held:
-            words = cached_array(store.path, f"endgame{n}c{c}h{held}beyond", build,
-                                 lambda: beyond(eg).words, mmap=True)
-            eg.beyond = KeyFilter(words, int(words.size).bit_length() - 1)
+            eg.beyond = KeyFilter(cached_array(store.path, _cache_name(n, c, held, "beyond"), build,
+                                               lambda: beyond(eg).words, mmap=True))
         _endgames[key] = eg
     return _endgames[key]
 
@@ -223,13 +219,24 @@ def underived(store: Store, n: int, grids: list[int]) -> float:
     for c in grids:
         build = store.finished_build(n, c)
         if (n, c) in DERIVED and build is not None and not build["complete"]:
-            held, filtered = DERIVED[n, c]
-            held = max(held, int(build["height"]))
-            last = f"endgame{n}c{c}h{held}" + ("beyond" if filtered > held else "starts")
-            path = cache_file(store.path, last, build)
+            _, held, filtered = _heights(n, c, build)
+            path = cache_file(store.path, _cache_name(n, c, held, "beyond" if filtered > held else "starts"), build)
             if path is not None and not path.exists():
                 minutes += DERIVE_MINUTES[n, c]
     return minutes
+
+
+def _heights(n: int, c: int, build: dict) -> tuple[int, int, int]:
+    """(levels stored, held exactly, known with the filter) of a grid's
+    endgame: :data:`DERIVED` for a partial tree stored less deep."""
+    stored = int(build["height"])
+    held, filtered = (stored, stored) if build["complete"] else DERIVED.get((n, c), (stored, stored))
+    return stored, max(held, stored), filtered
+
+
+def _cache_name(n: int, c: int, held: int, part: str) -> str:
+    """The cache file of one part of an endgame (keys, depths, starts, beyond)."""
+    return f"endgame{n}c{c}h{held}{part}"
 
 
 GROWTH = 12        # a level of 8x8 two colours is 11-13 times the one before
