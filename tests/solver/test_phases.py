@@ -12,7 +12,7 @@ import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.guide import guide_for
-from wsdb.solver.phases import coarsen, relabel_back, run_phases
+from wsdb.solver.phases import coarsen, phase_orders, relabel_back, run_phases
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
@@ -34,6 +34,23 @@ def test_relabel_back_undoes_a_colour_permutation():
         order = rng.permutation(4).astype(np.uint8)
         cells = rng.integers(0, 4, 64).astype(np.uint8)
         assert (relabel_back(order[cells], order) == cells).all()
+
+
+@pytest.mark.parametrize("c,count", [(3, 2), (4, 12)])
+def test_phase_orders_gather_every_pair_of_single_colours_first(c, count):
+    """Each order is a relabelling (a permutation of the colours) that
+    moves two colours with q cells to 0 and 1, every such pair once."""
+    counts = wrapslide(8, c).counts
+    pairs = set()
+    for order in phase_orders(c):
+        assert sorted(order.tolist()) == list(range(c))
+        first, second = (int(np.flatnonzero(order == k)[0]) for k in (0, 1))
+        assert counts[first] == counts[second] == 16
+        pairs.add((first, second))
+    assert len(pairs) == len(phase_orders(c)) == count
+    assert len({a for a, _ in pairs}) == (4 if c == 4 else 2)
+    if c == 4:   # the first four orders each gather a different colour first
+        assert len({int(np.flatnonzero(o == 0)[0]) for o in phase_orders(c)[:4]}) == 4
 
 
 def _partial_db(tmp_path, depth):
@@ -123,7 +140,8 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
 
 def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     """The first phase is the two-colour grid: its answer, from the tree or
-    meet in the middle, is that grid's exact distance."""
+    meet in the middle, is that grid's exact distance, and so is the lower
+    bound it reports."""
     from wsdb.solver.phases import _first_phase
 
     db = _partial_db(tmp_path, 2)
@@ -136,8 +154,8 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
-        found = _first_phase(guide, start, time.perf_counter() + 30)
-        assert found is not None
+        found, lower = _first_phase(guide, start, time.perf_counter() + 30)
+        assert found is not None and lower == distance(start)
         whole = [two.move_names[m] for m in found.moves(store, two, guide.endgame)]
         assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
         seen.add(found.path == [])

@@ -4,7 +4,9 @@ Level by level from the state to solve: expand every beam state by every
 (pruned) move, drop states seen before, keep the ``width`` children with the
 smallest guide. With a gather table (:mod:`wsdb.solver.tables`) the guide is the sum
 of the colours' exact gather distances, ties broken by the largest, which is
-also a proven lower bound. Without one (8x8) it is the misfit count.
+also a proven lower bound. Without one (8x8) the same distances come from
+the partial two-colour tree where the guide has it (``Guide.gathers``:
+exact up to the tree's height, capped beyond), else the misfit count.
 
 Whenever a beam state's class is stored in the tree (the endgame table),
 the rest of the way is known and optimal: the thesis' hand-over (§4.2), but
@@ -54,6 +56,8 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
         if time.perf_counter() > deadline:
             break
         hmax, hsum, hsh = score_children(beam, last, st)
+        if guide.gathers is not None:
+            _gather_scores(guide, beam, hmax, hsum)
         ok = hmax >= 0
         if best is not None:
             ok &= level + hmax < best.length
@@ -96,3 +100,10 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
                 if best is None or cand.length < best.length:
                     best, found_at = cand, level
     return best, waypoints
+
+
+def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, hsum: np.ndarray) -> None:
+    """Replace the misfit scores of the children that are not pruned by
+    their gather distances from the two-colour tree (in place)."""
+    rows = np.flatnonzero(hmax >= 0)
+    hmax[rows], hsum[rows] = guide.gather_distances(make_children(beam, guide.tables.moves, rows))

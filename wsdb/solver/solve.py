@@ -48,7 +48,7 @@ from .transpositions import estimate, transpositions
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores
-BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 8000}
+BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
 DEFAULT_WIDTH = 5000
 RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
 #: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
@@ -61,7 +61,7 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
-FINISH_SHARE = 0.25         # of the time limit, left by the phases for repairs and cell exchanges
+FINISH_SHARE = 0.15         # of the time limit, left by the phases for repairs and cell exchanges
 EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
@@ -197,24 +197,24 @@ def _optimal(p: Problem, lower: int) -> Attempt:
 
 def _phases(p: Problem, lower: int) -> Attempt:
     """8x8 three and four colours through coarser colourings (:mod:`.phases`).
-    While time is left, other colours gather first (each small colour in
-    turn); the shortest whole way is kept. When no run finishes, the cell
+    While time is left, other colours gather first and second
+    (:func:`phase_orders`); the shortest whole way is kept, and each run's
+    first phase may raise the lower bound. When no run finishes, the cell
     exchanges complete the run that got furthest."""
-    from .phases import run_phases
+    from .phases import phase_orders, run_phases
     if p.coarse is None:
         return _beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * (p.deadline - p.started)
     best, furthest, took, reached = None, None, 0.0, []
-    for first in range(c - 1):   # colour `first` gathers first: swap it with colour 0
-        if p.deadline - finish - time.perf_counter() < 1.5 * took:
+    for order in phase_orders(c):
+        if p.deadline - finish - time.perf_counter() < took:
             break
-        order = np.arange(c, dtype=np.uint8)
-        order[[0, first]] = order[[first, 0]]
         began = time.perf_counter()
         chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - finish, order,
                            last_meet=p.table is None)
         took = max(took, time.perf_counter() - began)
+        lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
         if furthest is None or chain.phases_done > furthest.phases_done:
