@@ -52,6 +52,7 @@ from .beam import beam_search
 from .guide import Found, Guide
 from .kernels import misfit
 from .meet import meet_in_the_middle
+from .tables import gather_colours
 
 #: beam width per colour count of a phase on 8x8
 PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-colour tree,
@@ -123,12 +124,13 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     raise AssertionError("unreachable: the last phase returns")
 
 
-def phase_orders(c: int) -> list[np.ndarray]:
+def phase_orders(puzzle: Puzzle) -> list[np.ndarray]:
     """Relabellings for the phases (``order[old] = new``): colour a gathers
     first and colour b second, for every pair of the colours with q cells
     (three colours: 2 orders, four: 12), the first colour varying fastest
     so that the orders tried first differ most."""
-    singles = c if c == 4 else 2
+    c = puzzle.c
+    singles = len(gather_colours(puzzle.counts, (puzzle.n // 2) ** 2))
     pairs = sorted(itertools.permutations(range(singles), 2), key=lambda ab: ((ab[1] - ab[0]) % singles, ab[0]))
     orders = []
     for a, b in pairs:
@@ -155,7 +157,7 @@ def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Foun
     if depth >= 0:
         return Found([], start, depth), depth
     found, bound, _ = meet_in_the_middle(guide, start, deadline, FIRST_MEET_CHILDREN)
-    return found, found.length if found is not None else bound
+    return found, bound   # with an answer, the bound is its length
 
 
 def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],

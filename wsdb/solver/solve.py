@@ -207,7 +207,7 @@ def _phases(p: Problem, lower: int) -> Attempt:
     c = p.puzzle.c
     finish = FINISH_SHARE * (p.deadline - p.started)
     best, furthest, took, reached = None, None, 0.0, []
-    for order in phase_orders(c):
+    for order in phase_orders(p.puzzle):
         if p.deadline - finish - time.perf_counter() < took:
             break
         began = time.perf_counter()
