@@ -160,3 +160,33 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
         assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
         seen.add(found.path == [])
     assert seen == {True, False}   # both held by the tree and met beyond it
+
+
+def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, monkeypatch):
+    """With one ``firsts`` dict per state, the two-colour phase runs once
+    per first colour (4 of the 12 orders), and every chain is the one it
+    would be without the sharing."""
+    import wsdb.solver.phases as phases
+    db = _partial_db(tmp_path, 2)
+    store = Store.open(db)
+    p = wrapslide(4, 4)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
+    real, two_colour_runs = phases._gather_phase, []
+
+    def counted(guide, *args):
+        two_colour_runs.extend([guide.c] if guide.c == 2 else [])
+        return real(guide, *args)
+
+    monkeypatch.setattr(phases, "_gather_phase", counted)
+    for cells in random_states(p, 3, seed=23):
+        firsts: dict = {}
+        for order in phase_orders(p):
+            shared = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+                                firsts=firsts)
+            alone = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order)
+            assert (shared.found is None) == (alone.found is None)
+            if shared.found is not None:
+                assert shared.found.path == alone.found.path and shared.found.rest == alone.found.rest
+            assert shared.lower == alone.lower
+        assert sorted(firsts) == [0, 1, 2, 3]
+    assert len(two_colour_runs) == 3 * (4 + 12)   # per state: 4 shared, 12 alone

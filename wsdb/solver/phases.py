@@ -87,30 +87,36 @@ def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
 
 
 def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide], store: Store,
-               deadline: float, order: np.ndarray | None = None, last_meet: bool = True) -> Chain:
+               deadline: float, order: np.ndarray | None = None, last_meet: bool = True,
+               firsts: dict | None = None) -> Chain:
     """Solve ``cells`` (c >= 3 colours) phase by phase, colours relabelled
     by ``order`` first (``order[old] = new``; which colour gathers first).
     Every phase but the last ends on a concrete state; the last may end in
     the stored tree (``found.rest``). A stalled phase before the last is
     repaired in its own grid; a stalled last phase tries meet in the middle
     only with ``last_meet`` (where a transposition table finishes it, the
-    time is better spent elsewhere)."""
+    time is better spent elsewhere). ``firsts``, shared by the runs of one
+    state, keeps each first colour's gathering: the orders that gather the
+    same colour first (three of the twelve on four colours) do it once."""
     c = puzzle.c
     relabel = order if order is not None else np.arange(c, dtype=np.uint8)
     x = relabel[cells].astype(np.uint8)
     path: list[int] = []
     lower = 0
+    first = int(np.flatnonzero(relabel == 0)[0])   # the colour gathered first
     for k in range(2, c + 1):
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
-        found, stuck = None, []
-        if k == 2 and guide.endgame is not None and not guide.endgame.complete:
-            found, lower = _first_phase(guide, coarsen(x, k), phase_deadline)
-        if found is None:
-            found, stuck = _phase(guide, coarsen(x, k), phase_deadline, meet=last_meet or k < c)
-        if found is None and k < c and stuck:   # repair the phase in its own grid, then go on
-            found = _repair_phase(guide, store, coarsen(x, k), stuck[0], deadline)
+        if k == 2 and firsts is not None and first in firsts:
+            found, stuck, lower = firsts[first]
+        else:
+            found, stuck, bound = _gather_phase(guide, store, coarsen(x, k), phase_deadline, deadline,
+                                                last_meet or k < c, k < c)
+            if k == 2:
+                lower = bound
+                if firsts is not None:
+                    firsts[first] = found, stuck, lower
         if found is None:
             reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), path + moves)
                        for moves in [[], *stuck]]
@@ -122,6 +128,22 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         x = x[permutation_of(puzzle.moves, seg)]
         path += seg
     raise AssertionError("unreachable: the last phase returns")
+
+
+def _gather_phase(guide: Guide, store: Store, start: np.ndarray, phase_deadline: float, deadline: float,
+                  meet: bool, repair: bool) -> tuple[Found | None, list[list[int]], int]:
+    """One phase in its own grid: (the way to solved or None, the moves to
+    the stalled beam's best states, a proven lower bound or 0). The two-
+    colour grid tries :func:`_first_phase` first; a stalled phase is
+    repaired when ``repair`` (every phase but the last)."""
+    found, stuck, lower = None, [], 0
+    if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
+        found, lower = _first_phase(guide, start, phase_deadline)
+    if found is None:
+        found, stuck = _phase(guide, start, phase_deadline, meet=meet)
+    if found is None and repair and stuck:   # repair the phase in its own grid, then go on
+        found = _repair_phase(guide, store, start, stuck[0], deadline)
+    return found, stuck, lower
 
 
 def phase_orders(puzzle: Puzzle) -> list[np.ndarray]:

@@ -62,6 +62,7 @@ MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_0
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
 FINISH_SHARE = 0.15         # of the time limit, left by the phases for repairs and cell exchanges
+                            # while no run of the phases has finished
 EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
@@ -199,21 +200,27 @@ def _phases(p: Problem, lower: int) -> Attempt:
     """8x8 three and four colours through coarser colourings (:mod:`.phases`).
     While time is left, other colours gather first and second
     (:func:`phase_orders`); the shortest whole way is kept, and each run's
-    first phase may raise the lower bound. When no run finishes, the cell
-    exchanges complete the run that got furthest."""
+    first phase may raise the lower bound. Runs that gather the same colour
+    first share that phase, so a run whose first phase is done starts when
+    its shorter time fits. Until some run finishes, ``FINISH_SHARE`` of the
+    limit is kept back; when none does, the cell exchanges complete the
+    run that got furthest."""
     from .phases import phase_orders, run_phases
     if p.coarse is None:
         return _beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * (p.deadline - p.started)
-    best, furthest, took, reached = None, None, 0.0, []
+    best, furthest, reached, firsts = None, None, [], {}
+    took = {False: 0.0, True: 0.0}   # a run's time, by whether its first colour was gathered before
     for order in phase_orders(p.puzzle):
-        if p.deadline - finish - time.perf_counter() < took:
-            break
+        again = int(np.flatnonzero(order == 0)[0]) in firsts
+        until = p.deadline - (finish if best is None else 0.0)   # with an answer, no finish is needed
+        if until - time.perf_counter() < (took[again] or took[False]):
+            continue   # a later order whose first phase is done may still fit
         began = time.perf_counter()
-        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, p.deadline - finish, order,
-                           last_meet=p.table is None)
-        took = max(took, time.perf_counter() - began)
+        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, until, order,
+                           last_meet=p.table is None, firsts=firsts)
+        took[again] = max(took[again], time.perf_counter() - began)
         lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
