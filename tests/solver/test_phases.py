@@ -114,8 +114,8 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
     store = Store.open(db)
     real = phases.beam_search
 
-    def stalls_in_two_colours(guide, start, width, deadline):
-        return (None, [(start, [])]) if guide.c == 2 else real(guide, start, width, deadline)
+    def stalls_in_two_colours(guide, start, width, deadline, **options):
+        return (None, [(start, [])]) if guide.c == 2 else real(guide, start, width, deadline, **options)
 
     monkeypatch.setattr(phases, "beam_search", stalls_in_two_colours)
     monkeypatch.setattr(phases, "meet_in_the_middle", lambda *args: (None, 0, False))
@@ -190,3 +190,35 @@ def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, mon
             assert shared.lower == alone.lower
         assert sorted(firsts) == [0, 1, 2, 3]
     assert len(two_colour_runs) == 3 * (4 + 12)   # per state: 4 shared, 12 alone
+
+
+def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_path):
+    """``shorter`` stops a run where it cannot beat the best answer: a
+    capped run's answer is always shorter than the cap, and with the cap
+    one above the uncapped answer's length the same beams find an answer
+    again (where no phase needed meet in the middle or repairs, which a
+    capped run skips), verified, and no longer."""
+    db = _partial_db(tmp_path, 4)
+    store = Store.open(db)
+    p = wrapslide(4, 4)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
+    again = runs = 0
+    for cells in random_states(p, 4, seed=29):
+        for order in phase_orders(p)[:6]:
+            free = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+                              last_meet=False)
+            if free.found is None:
+                continue
+            runs += 1
+            length = free.found.length
+            for cap in (length - 3, length, length + 1):
+                capped = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+                                    last_meet=False, shorter=cap)
+                if capped.found is None:
+                    continue
+                found = capped.found
+                tail = wsdb.lookup(format_state(found.meet, 4), db=db).moves if found.rest else []
+                whole = [p.move_names[m] for m in found.path] + tail
+                assert p.is_solved(p.apply(cells, whole)) and len(whole) == found.length < cap
+                again += cap == length + 1
+    assert runs >= 12 and again >= runs * 3 // 4

@@ -66,6 +66,13 @@ MEET_SECONDS = 2.0            # at most, per try
 FIRST_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
                               # five levels, exact up to 14 moves with the derived tree (~0.5 s)
 REPAIR_SECONDS = 1.5          # at most, for repairing a stalled phase before the last
+PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
+                              # best answer capping later runs, a patient beam costs little (20
+                              # states, four colours: 56.3 moves against 57.9 with 8, where a state
+                              # whose every run stalled ended in repairs)
+LAST_AT_LEAST = {8: 16}       # per grid size, moves the last four-colour phase takes at fewest (on
+                              # 8x8 its shortest in 240 runs: 20 states x 12 orders); a run that
+                              # cannot beat the best answer by then stops before it
 
 
 @dataclass
@@ -89,7 +96,7 @@ def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
 
 def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide], store: Store,
                deadline: float, order: np.ndarray | None = None, last_meet: bool = True,
-               firsts: dict | None = None) -> Chain:
+               firsts: dict | None = None, shorter: int | None = None) -> Chain:
     """Solve ``cells`` (c >= 3 colours) phase by phase, colours relabelled
     by ``order`` first (``order[old] = new``; which colour gathers first).
     Every phase but the last ends on a concrete state; the last may end in
@@ -98,7 +105,12 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     only with ``last_meet`` (where a transposition table finishes it, the
     time is better spent elsewhere). ``firsts``, shared by the runs of one
     state, keeps each first colour's gathering: the orders that gather the
-    same colour first (three of the twelve on four colours) do it once."""
+    same colour first (three of the twelve on four colours) do it once.
+    With ``shorter`` (the best answer's length so far) the later phases'
+    beams stop where the whole answer could no longer be shorter, the last
+    phase's length counted as at least ``LAST_AT_LEAST`` before it starts,
+    and a run that cannot beat it fails (nor meets in the middle, nor
+    repairs: those answers are longer)."""
     c = puzzle.c
     relabel = order if order is not None else np.arange(c, dtype=np.uint8)
     x = relabel[cells].astype(np.uint8)
@@ -109,11 +121,18 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
+        levels = None   # the first phase, shared by orders, is never cut short
+        if shorter is not None and k > 2:
+            levels = shorter - 1 - len(path) - (LAST_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
         if k == 2 and firsts is not None and first in firsts:
             found, stuck, lower = firsts[first]
+        elif levels is not None and levels <= 0:
+            found, stuck = None, []
         else:
             found, stuck, bound = _gather_phase(guide, store, coarsen(x, k), phase_deadline, deadline,
-                                                last_meet or k < c, k < c)
+                                                last_meet or k < c, k < c and levels is None, levels)
+            if found is not None and levels is not None and found.length > levels:
+                found = None   # through the tree, longer than the beam's levels
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -132,16 +151,18 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
 
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, phase_deadline: float, deadline: float,
-                  meet: bool, repair: bool) -> tuple[Found | None, list[list[int]], int]:
+                  meet: bool, repair: bool, levels: int | None = None
+                  ) -> tuple[Found | None, list[list[int]], int]:
     """One phase in its own grid: (the way to solved or None, the moves to
     the stalled beam's best states, a proven lower bound or 0). The two-
     colour grid tries :func:`_first_phase` first; a stalled phase is
-    repaired when ``repair`` (every phase but the last)."""
+    repaired when ``repair`` (every phase but the last); the beam goes at
+    most ``levels`` deep."""
     found, stuck, lower = None, [], 0
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
         found, lower = _first_phase(guide, start, phase_deadline)
     if found is None:
-        found, stuck = _phase(guide, start, phase_deadline, meet=meet)
+        found, stuck = _phase(guide, start, phase_deadline, meet=meet, levels=levels)
     if found is None and repair and stuck:   # repair the phase in its own grid, then go on
         found = _repair_phase(guide, store, start, stuck[0], deadline)
     return found, stuck, lower
@@ -197,14 +218,16 @@ def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int
     return Found(moves + more, y, 0) if p.is_solved(y) else None
 
 
-def _phase(guide: Guide, start: np.ndarray, deadline: float,
-           meet: bool = True) -> tuple[Found | None, list[list[int]]]:
-    """Beam search in one coarse grid; where it stalls, meet in the middle
-    (with ``meet``) from its best states (fewest misplaced cells, then
-    fewest moves). Returns (the way to solved or None, the moves to the
-    best states)."""
-    found, waypoints = beam_search(guide, start, PHASE_WIDTH.get(guide.c, 8000), deadline)
-    if found is not None:
+def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
+           levels: int | None = None) -> tuple[Found | None, list[list[int]]]:
+    """Beam search in one coarse grid (at most ``levels`` deep, giving up
+    after ``PHASE_STALL`` levels without progress); where it stalls, meet
+    in the middle (with ``meet``, and only when the depth is not capped)
+    from its best states (fewest misplaced cells, then fewest moves).
+    Returns (the way to solved or None, the moves to the best states)."""
+    found, waypoints = beam_search(guide, start, PHASE_WIDTH.get(guide.c, 8000), deadline,
+                                   max_levels=levels or 200, stall=PHASE_STALL)
+    if found is not None or levels is not None:
         return found, []
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]

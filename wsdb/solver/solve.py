@@ -61,6 +61,8 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
+RUN_AT_LEAST = 0.3          # seconds: with an answer, a run of the phases starts if this is left
+                            # (it stops where it cannot beat the answer, so even a short run may)
 FINISH_SHARE = 0.15         # of the time limit, left by the phases for repairs and cell exchanges
                             # while no run of the phases has finished
 EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
@@ -201,10 +203,11 @@ def _phases(p: Problem, lower: int) -> Attempt:
     While time is left, other colours gather first and second
     (:func:`phase_orders`); the shortest whole way is kept, and each run's
     first phase may raise the lower bound. Runs that gather the same colour
-    first share that phase, so a run whose first phase is done starts when
-    its shorter time fits. Until some run finishes, ``FINISH_SHARE`` of the
-    limit is kept back; when none does, the cell exchanges complete the
-    run that got furthest."""
+    first share that phase, and once one run has an answer the others stop
+    where they cannot beat it, so more of them fit the limit. Until some
+    run finishes, ``FINISH_SHARE`` of the limit is kept back and a run
+    starts only where the time of the longest so far is left; when none
+    finishes, the cell exchanges complete the run that got furthest."""
     from .phases import phase_orders, run_phases
     if p.coarse is None:
         return _beam(p, lower)
@@ -215,11 +218,13 @@ def _phases(p: Problem, lower: int) -> Attempt:
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
         until = p.deadline - (finish if best is None else 0.0)   # with an answer, no finish is needed
-        if until - time.perf_counter() < (took[again] or took[False]):
+        need = (took[again] or took[False]) if best is None else RUN_AT_LEAST
+        if until - time.perf_counter() < need:
             continue   # a later order whose first phase is done may still fit
         began = time.perf_counter()
         chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, until, order,
-                           last_meet=p.table is None, firsts=firsts)
+                           last_meet=p.table is None, firsts=firsts,
+                           shorter=None if best is None else best.length)
         took[again] = max(took[again], time.perf_counter() - began)
         lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):
