@@ -32,6 +32,17 @@ def test_canonical_is_invariant_and_minimal(n, c):
         assert e.layout.to_int(canon[0]) == smallest
 
 
+@pytest.mark.parametrize("n, c", [(4, 2), (6, 4), (8, 2), (8, 4), (10, 3)])
+def test_the_encode_kernel_lays_out_keys_as_the_numpy_layout_does(n, c):
+    p, e = wrapslide(n, c), get_engine(n, c)
+    cells = random_states(p, 40, seed=n + c)
+    keys = e.encode(cells)
+    assert keys.dtype == np.uint64 and keys.shape == (40, e.layout.words)
+    assert (keys == e.layout.encode(cells)).all()
+    assert (e.layout.decode(keys) == cells).all()
+    assert (e.encode(cells[0]) == keys[:1]).all()   # one state, as a 1-d row
+
+
 @pytest.mark.parametrize("n, c", [(4, 4), (6, 2), (8, 3)])
 def test_move_and_expand_apply_the_cell_permutations(n, c):
     p, e = wrapslide(n, c), get_engine(n, c)

@@ -12,7 +12,7 @@ import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.guide import guide_for
-from wsdb.solver.phases import coarsen, phase_orders, relabel_back, run_phases
+from wsdb.solver.phases import coarsen, last_phase_again, phase_orders, relabel_back, run_phases
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
@@ -222,3 +222,36 @@ def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_p
                 assert p.is_solved(p.apply(cells, whole)) and len(whole) == found.length < cap
                 again += cap == length + 1
     assert runs >= 12 and again >= runs * 3 // 4
+
+
+def test_the_last_phase_again_starts_where_the_run_started_it_and_beats_the_cap(tmp_path):
+    """``last_start`` is where the run's moves lead (colours relabelled);
+    the last phase run again from there, however wide, returns only
+    verified answers shorter than its cap, and none where the phases
+    before it already reach the cap."""
+    db = _partial_db(tmp_path, 4)
+    store = Store.open(db)
+    p = wrapslide(4, 4)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
+    runs = found_again = 0
+    for cells in random_states(p, 4, seed=31):
+        for order in phase_orders(p)[:4]:
+            chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+                               last_meet=False)
+            if chain.found is None:
+                continue
+            runs += 1
+            x, path, relabel = chain.last_start
+            names = [p.move_names[m] for m in path]
+            assert (p.apply(cells, names) == relabel_back(x, relabel)).all()
+            assert last_phase_again(p, chain, guides.__getitem__, time.perf_counter() + 30, 2000,
+                                    len(path) + 1) is None
+            for cap in (chain.found.length - 2, chain.found.length + 1):
+                again = last_phase_again(p, chain, guides.__getitem__, time.perf_counter() + 30, 2000, cap)
+                if again is None:
+                    continue
+                found_again += cap > chain.found.length
+                tail = wsdb.lookup(format_state(again.meet, 4), db=db).moves if again.rest else []
+                whole = [p.move_names[m] for m in again.path] + tail
+                assert p.is_solved(p.apply(cells, whole)) and len(whole) == again.length < cap
+    assert runs >= 8 and found_again >= runs * 3 // 4

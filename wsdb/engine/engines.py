@@ -69,11 +69,20 @@ class Engine(_Keyed):
         self._expand = getattr(kernels, "expand" + suffix)
         self._stabilisers = getattr(kernels, "stabilisers" + suffix)
         self._step = getattr(kernels, "step_w1" if suffix == "_w1" else "step_w2" if suffix else "step_into")
+        word, shift = layout.fields()
+        self._word, self._shift = word.astype(np.int64), shift.astype(np.uint64)
 
     def compiled(self) -> bool:
         """Whether this grid's kernels are already in numba's on-disk cache
         (otherwise the first call compiles them: seconds to a minute)."""
-        return all(self._k.cached(f) for f in (self._canonical, self._expand, self._stabilisers, self._step))
+        return all(self._k.cached(f) for f in (self._canonical, self._expand, self._stabilisers, self._step,
+                                                self._k.encode_cells))
+
+    def encode(self, cells: np.ndarray) -> np.ndarray:
+        """(S, N) colours -> (S, W) keys, in a kernel (a solver's beam
+        encodes every child it scores)."""
+        cells = np.ascontiguousarray(np.atleast_2d(cells), dtype=np.uint8)
+        return self._k.encode_cells(cells, self._word, self._shift, self.layout.words)
 
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         """Class representatives (thesis §3.4)."""

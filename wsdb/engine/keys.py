@@ -69,6 +69,10 @@ class KeyLayout:
             mask[self.words - 1 - b // 64] |= np.uint64(1) << np.uint64(b % 64)
         return mask
 
+    def fields(self) -> tuple[np.ndarray, np.ndarray]:
+        """(word index, shift) of every cell's lowest bit, cell by cell."""
+        return self._field(np.arange(self.ncells))
+
     def encode(self, cells: np.ndarray) -> np.ndarray:
         """(S, N) colours -> (S, W) uint64 keys."""
         cells = np.atleast_2d(np.asarray(cells, dtype=np.uint64))

@@ -88,6 +88,9 @@ class Chain:
     #: a proven lower bound on the whole distance: the first colour's exact two-colour
     #: distance, or meet in the middle's bound on it (0 where the first phase did not run)
     lower: int = 0
+    #: where the last phase started, when the run got there: (the state with the
+    #: colours relabelled, the moves to it, the relabelling), for :func:`last_phase_again`
+    last_start: tuple[np.ndarray, list[int], np.ndarray] | None = None
 
 
 def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
@@ -118,7 +121,10 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     path: list[int] = []
     lower = 0
     first = int(np.flatnonzero(relabel == 0)[0])   # the colour gathered first
+    last_start = None
     for k in range(2, c + 1):
+        if k == c:
+            last_start = x, list(path), relabel
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
@@ -141,14 +147,33 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         if found is None:
             reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), path + moves)
                        for moves in [[], *stuck]]
-            return Chain(None, k - 2, reached, lower)
+            return Chain(None, k - 2, reached, lower, last_start)
         if k == c:
             meet = None if found.meet is None else relabel_back(found.meet, relabel)
-            return Chain(Found(path + found.path, meet, found.rest), k - 1, [], lower)
+            return Chain(Found(path + found.path, meet, found.rest), k - 1, [], lower, last_start)
         seg = found.moves(store, guide.puzzle, guide.endgame)
         x = x[permutation_of(puzzle.moves, seg)]
         path += seg
     raise AssertionError("unreachable: the last phase returns")
+
+
+def last_phase_again(puzzle: Puzzle, chain: Chain, guides: Callable[[int], Guide], deadline: float,
+                     width: int, shorter: int) -> Found | None:
+    """The last phase of ``chain`` once more from where it started, with a
+    beam ``width`` wide, capped to beat ``shorter`` moves in all: the whole
+    way to solved, or None. A wider beam splits the two merged colours in
+    fewer moves (240 splits: 22.0 moves on average 4,000 wide against 25.4
+    at the phases' 1,000) at four times the cost, so it is worth it where
+    the phases before it were short."""
+    x, path, relabel = chain.last_start
+    levels = shorter - 1 - len(path)
+    if levels <= 0:
+        return None
+    found, _ = _phase(guides(puzzle.c), x, deadline, meet=False, levels=levels, width=width)
+    if found is None or found.length > levels:
+        return None   # none, or through the tree longer than the cap
+    meet = None if found.meet is None else relabel_back(found.meet, relabel)
+    return Found(path + found.path, meet, found.rest)
 
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, phase_deadline: float, deadline: float,
@@ -220,13 +245,14 @@ def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int
 
 
 def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
-           levels: int | None = None) -> tuple[Found | None, list[list[int]]]:
+           levels: int | None = None, width: int | None = None) -> tuple[Found | None, list[list[int]]]:
     """Beam search in one coarse grid (at most ``levels`` deep, giving up
     after ``PHASE_STALL`` levels without progress); where it stalls, meet
     in the middle (with ``meet``, and only when the depth is not capped)
-    from its best states (fewest misplaced cells, then fewest moves).
+    from its best states (fewest misplaced cells, then fewest moves). The
+    beam is ``width`` wide, by default ``PHASE_WIDTH`` of the grid's colours.
     Returns (the way to solved or None, the moves to the best states)."""
-    found, waypoints = beam_search(guide, start, PHASE_WIDTH.get(guide.c, 8000), deadline,
+    found, waypoints = beam_search(guide, start, width or PHASE_WIDTH.get(guide.c, 8000), deadline,
                                    max_levels=levels or 200, stall=PHASE_STALL)
     if found is not None or levels is not None:
         return found, []
