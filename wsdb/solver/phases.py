@@ -33,10 +33,11 @@ table (:mod:`.transpositions`) finishes, so that phase skips meet in the
 middle.
 
 Measured on 8x8 (README, "Solver"): three colours 34.3 moves on average
-instead of 138 from the direct beam and cell exchanges; four colours 56.5
-(57.1 before later orders were capped by the best answer, 61.6 before
-orders shared their first phases, 74.3 with the misfit beam in the last
-phase, 194 from the direct beam).
+instead of 138 from the direct beam and cell exchanges; four colours 54.6
+(56.5 before the time left went to wider last phases, 57.1 before later
+orders were capped by the best answer, 61.6 before orders shared their
+first phases, 74.3 with the misfit beam in the last phase, 194 from the
+direct beam).
 """
 from __future__ import annotations
 
