@@ -60,6 +60,13 @@ def _partial_db(tmp_path, depth):
     return db
 
 
+def _whole(p, db, found):
+    """Every move of ``found`` by name: its path, then the tail the
+    database stores from where it met the tree."""
+    tail = wsdb.lookup(format_state(found.meet, 4), db=db).moves if found.rest else []
+    return [p.move_names[m] for m in found.path] + tail
+
+
 @pytest.mark.parametrize("depth", [None, 2])
 def test_every_answer_solves_and_is_never_below_the_exact_distance(tmp_path, db4, exact_distance, depth):
     db = db4 if depth is None else _partial_db(tmp_path, depth)
@@ -217,8 +224,7 @@ def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_p
                 if capped.found is None:
                     continue
                 found = capped.found
-                tail = wsdb.lookup(format_state(found.meet, 4), db=db).moves if found.rest else []
-                whole = [p.move_names[m] for m in found.path] + tail
+                whole = _whole(p, db, found)
                 assert p.is_solved(p.apply(cells, whole)) and len(whole) == found.length < cap
                 again += cap == length + 1
     assert runs >= 12 and again >= runs * 3 // 4
@@ -251,7 +257,6 @@ def test_the_last_phase_again_starts_where_the_run_started_it_and_beats_the_cap(
                 if again is None:
                     continue
                 found_again += cap > chain.found.length
-                tail = wsdb.lookup(format_state(again.meet, 4), db=db).moves if again.rest else []
-                whole = [p.move_names[m] for m in again.path] + tail
+                whole = _whole(p, db, again)
                 assert p.is_solved(p.apply(cells, whole)) and len(whole) == again.length < cap
     assert runs >= 8 and found_again >= runs * 3 // 4

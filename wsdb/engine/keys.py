@@ -77,7 +77,7 @@ class KeyLayout:
         """(S, N) colours -> (S, W) uint64 keys."""
         cells = np.atleast_2d(np.asarray(cells, dtype=np.uint64))
         keys = np.zeros((cells.shape[0], self.words), dtype=np.uint64)
-        word, shift = self._field(np.arange(self.ncells))
+        word, shift = self.fields()
         for i in range(self.ncells):
             keys[:, word[i]] |= cells[:, i] << np.uint64(shift[i])
         return keys
@@ -85,7 +85,7 @@ class KeyLayout:
     def decode(self, keys: np.ndarray) -> np.ndarray:
         """(S, W) keys -> (S, N) uint8 colours."""
         keys = np.atleast_2d(np.asarray(keys, dtype=np.uint64))
-        word, shift = self._field(np.arange(self.ncells))
+        word, shift = self.fields()
         fmask = np.uint64((1 << self.bits) - 1)
         out = np.empty((keys.shape[0], self.ncells), dtype=np.uint8)
         for i in range(self.ncells):

@@ -125,7 +125,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     last_start = None
     for k in range(2, c + 1):
         if k == c:
-            last_start = x, list(path), relabel
+            last_start = x, path, relabel
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
@@ -139,8 +139,6 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         else:
             found, stuck, bound = _gather_phase(guide, store, coarsen(x, k), phase_deadline, deadline,
                                                 last_meet or k < c, k < c and levels is None, levels)
-            if found is not None and levels is not None and found.length > levels:
-                found = None   # through the tree, longer than the beam's levels
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -150,8 +148,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
                        for moves in [[], *stuck]]
             return Chain(None, k - 2, reached, lower, last_start)
         if k == c:
-            meet = None if found.meet is None else relabel_back(found.meet, relabel)
-            return Chain(Found(path + found.path, meet, found.rest), k - 1, [], lower, last_start)
+            return Chain(_joined(path, found, relabel), k - 1, [], lower, last_start)
         seg = found.moves(store, guide.puzzle, guide.endgame)
         x = x[permutation_of(puzzle.moves, seg)]
         path += seg
@@ -171,8 +168,12 @@ def last_phase_again(puzzle: Puzzle, chain: Chain, guides: Callable[[int], Guide
     if levels <= 0:
         return None
     found, _ = _phase(guides(puzzle.c), x, deadline, meet=False, levels=levels, width=width)
-    if found is None or found.length > levels:
-        return None   # none, or through the tree longer than the cap
+    return None if found is None else _joined(path, found, relabel)
+
+
+def _joined(path: list[int], found: Found, relabel: np.ndarray) -> Found:
+    """The whole way: ``path`` to the last phase's start, then its ``found``
+    (whose state in the tree gets its colours back)."""
     meet = None if found.meet is None else relabel_back(found.meet, relabel)
     return Found(path + found.path, meet, found.rest)
 
@@ -247,15 +248,18 @@ def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int
 
 def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
            levels: int | None = None, width: int | None = None) -> tuple[Found | None, list[list[int]]]:
-    """Beam search in one coarse grid (at most ``levels`` deep, giving up
-    after ``PHASE_STALL`` levels without progress); where it stalls, meet
-    in the middle (with ``meet``, and only when the depth is not capped)
-    from its best states (fewest misplaced cells, then fewest moves). The
-    beam is ``width`` wide, by default ``PHASE_WIDTH`` of the grid's colours.
-    Returns (the way to solved or None, the moves to the best states)."""
+    """Beam search in one coarse grid, ``width`` wide (by default
+    ``PHASE_WIDTH`` of the grid's colours), giving up after ``PHASE_STALL``
+    levels without progress. With ``levels`` (a cap) it goes at most that
+    deep and drops a longer answer (a beam state's way through the tree);
+    without, where it stalls, meet in the middle (with ``meet``) from its
+    best states (fewest misplaced cells, then fewest moves). Returns (the
+    way to solved or None, the moves to the best states)."""
     found, waypoints = beam_search(guide, start, width or PHASE_WIDTH.get(guide.c, 8000), deadline,
                                    max_levels=levels or 200, stall=PHASE_STALL)
-    if found is not None or levels is not None:
+    if levels is not None:
+        return (found if found is not None and found.length <= levels else None), []
+    if found is not None:
         return found, []
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]
