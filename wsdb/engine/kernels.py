@@ -1,6 +1,6 @@
-"""Numba kernels on keys: apply permutations, canonicalise, expand a level,
-count stabilisers, step towards a parent, find keys in a sorted table or a
-hashed key set.
+"""Numba kernels on keys: encode cells, apply permutations, canonicalise,
+expand a level, count stabilisers, step towards a parent, find keys in a
+sorted table or a hashed key set.
 
 Pure functions over numpy arrays (no I/O, no SQL, no puzzle objects), compiled
 with ``cache=True`` so the CLI starts fast. Keys are (S, W) uint64 arrays as
