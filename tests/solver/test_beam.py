@@ -42,3 +42,25 @@ def test_width_one_is_still_sound(db4):
         meet = p.apply(cells, found.path)
         assert (meet == found.meet).all() and (found.rest > 0 or p.is_solved(meet))
     assert answered   # the 4x4 three-colour tree is complete: every beam state hands over
+
+
+def test_the_tree_is_asked_only_where_the_gather_bound_allows(partial4, monkeypatch):
+    """The beam skips the tree lookup of states whose largest gather
+    distance exceeds the tree's height: such states are never in it, so
+    the answers are those of a beam that asks about every state."""
+    _, _, guide = partial4
+    p = guide.puzzle
+    states = random_states(p, 8, seed=11)
+    eg = guide.endgame
+    walks = np.stack([p.apply(x, list(np.random.default_rng(i).choice(p.move_names, 6)))
+                      for i, x in enumerate(states)])
+    near = eg.depth(walks) >= 0
+    assert all(guide.bound(x) <= eg.height for x in walks[near])   # the fact the skip rests on
+
+    def answers():
+        found = [beam_search(guide, x, 1000, time.perf_counter() + 300)[0] for x in states]
+        return [(f.path, f.rest) for f in found if f is not None]
+
+    skipping = answers()
+    monkeypatch.setattr(type(guide), "has_table", property(lambda self: False))
+    assert answers() == skipping and len(skipping) >= 6

@@ -81,15 +81,20 @@ def test_endgame_depths_equal_lookups(tmp_path):
     assert (got >= 0).any() and (got == -1).any()   # both cases were tried
 
 
-@pytest.mark.parametrize("c,stored,derived", [(3, 4, (6, 7)), (4, 4, (5, 6))])
-def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, stored, derived):
+@pytest.mark.parametrize("c,stored,derived,asked", [(3, 4, (6, 7), False), (4, 4, (5, 6), False),
+                                                     (4, 4, (5, 6), True)])
+def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, stored, derived, asked):
     """A tree stored to depth 4, deepened in memory (exact levels, then one
-    level as a filter), knows every class of the builder's complete tree at
-    its depth up to the height, and none beyond."""
-    monkeypatch.setitem(tables.DERIVED, (4, c), derived)
+    level as a filter; as DERIVED says, or as the caller asks), knows every
+    class of the builder's complete tree at its depth up to the height, and
+    none beyond."""
+    if not asked:
+        monkeypatch.setitem(tables.DERIVED, (4, c), derived)
     db = tmp_path / "shallow.sqlite"
     wsdb.build(4, c, db=db, max_depth=stored)
-    eg = endgame(4, c, Store.open(db))
+    eg = endgame(4, c, Store.open(db), derived if asked else None)
+    if asked:   # the grid's own endgame stays as stored
+        assert endgame(4, c, Store.open(db)).height == stored
     assert (eg.stored, eg.held, eg.height, eg.complete) == (stored, *derived, False)
     keys, depths = Store.open(db4).keys_and_depths(4, c, eg.eng.layout)
     got = eg.lookup(keys)
@@ -97,8 +102,9 @@ def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, s
     assert (depths > eg.height).any()                     # classes beyond were asked too
     tables._endgames.clear()                                # again, from the cache files
     cached = {f.name.split("-")[0] for f in (db.parent / f"{db.name}.cache").glob("endgame*")}
-    assert cached == {f"endgame4c{c}h{derived[0]}{part}" for part in ("keys", "depths", "starts", "beyond")}
-    assert (endgame(4, c, Store.open(db)).lookup(keys) == got).all()
+    plain = {f"endgame4c{c}h{stored}{part}" for part in ("keys", "depths", "starts")} if asked else set()
+    assert cached == {f"endgame4c{c}h{derived[0]}{part}" for part in ("keys", "depths", "starts", "beyond")} | plain
+    assert (endgame(4, c, Store.open(db), derived if asked else None).lookup(keys) == got).all()
 
 
 def test_a_state_at_a_derived_depth_is_solved_through_the_stored_tree(tmp_path, monkeypatch, exact_distance):

@@ -10,7 +10,9 @@ exact up to the tree's height, capped beyond), else the misfit count.
 
 Whenever a beam state's class is stored in the tree (the endgame table),
 the rest of the way is known and optimal: the thesis' hand-over (§4.2), but
-tested for every beam state at every level rather than only when stuck.
+tested for every beam state at every level rather than only when stuck
+(where the guide is a proven bound, only the states it allows: one whose
+largest gather distance exceeds the tree's height cannot be in it).
 The search stops when no continuation can beat the best sequence found.
 """
 from __future__ import annotations
@@ -41,6 +43,7 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     found_at = 0
     nm = len(st.moves)
     best_key, best_at = None, 0
+    bounded = guide.has_table or guide.gathers is not None   # hmax is then a proven lower bound
     waypoints = [(start, [])]
 
     def path_to(level: int, row: int) -> list[int]:
@@ -92,7 +95,11 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             best, found_at = Found(path_to(level, 0), beam[0].copy(), 0), level
             break
         if eg is not None:
-            d = eg.depth(beam)
+            # a state whose largest gather distance exceeds the tree's height is not in it:
+            # in the first levels that is most of the beam, and canonicalising is costly
+            near = np.flatnonzero(hmax[rows] <= eg.height) if bounded else np.arange(len(beam))
+            d = np.full(len(beam), -1, np.int64)
+            d[near] = eg.depth(beam[near])
             hit = np.flatnonzero(d >= 0)
             if hit.size:
                 i = hit[np.argmin(d[hit])]

@@ -180,17 +180,19 @@ class Endgame:
         return moves, eng.decode(raw)[0]
 
 
-def endgame(n: int, c: int, store: Store) -> Endgame | None:
-    """The stored (n, c) tree in memory, deepened as :data:`DERIVED` says,
-    or None when there is none. The hashed keys, their depths, the bucket
-    starts and any filter are cached beside the database (memory-mapped)."""
+def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None) -> Endgame | None:
+    """The stored (n, c) tree in memory, deepened as :data:`DERIVED` says
+    (or as ``derived``, (held exactly, known with a filter), says: research
+    scripts hold trees deeper than a solve can afford to wait for), or None
+    when there is none. The hashed keys, their depths, the bucket starts and
+    any filter are cached beside the database (memory-mapped)."""
     build = store.finished_build(n, c)
     if build is None:
         return None
-    key = (store.label, n, c, build["built_at"], build["classes"])
+    stored, held, filtered = _heights(n, c, build, derived)
+    key = (store.label, n, c, build["built_at"], build["classes"], held, filtered)
     if key not in _endgames:
         eng = get_engine(n, c)
-        stored, held, filtered = _heights(n, c, build)
         made: dict[str, np.ndarray] = {}
 
         def part(name: str):
@@ -226,12 +228,14 @@ def underived(store: Store, n: int, grids: list[int]) -> float:
     return minutes
 
 
-def _heights(n: int, c: int, build: dict) -> tuple[int, int, int]:
+def _heights(n: int, c: int, build: dict, derived: tuple[int, int] | None = None) -> tuple[int, int, int]:
     """(levels stored, held exactly, known with the filter) of a grid's
-    endgame: :data:`DERIVED` for a partial tree stored less deep."""
+    endgame: ``derived`` or :data:`DERIVED` for a partial tree stored less deep."""
     stored = int(build["height"])
-    held, filtered = (stored, stored) if build["complete"] else DERIVED.get((n, c), (stored, stored))
-    return stored, max(held, stored), filtered
+    if build["complete"]:
+        return stored, stored, stored
+    held, filtered = derived or DERIVED.get((n, c), (stored, stored))
+    return stored, max(held, stored), max(filtered, held, stored)
 
 
 def _cache_name(n: int, c: int, held: int, part: str) -> str:
