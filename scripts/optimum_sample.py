@@ -49,6 +49,11 @@ from wsdb.stats import levels
 CALIBRATE_BELOW = 1e-3   # complete trees are cut where this share of all states is reached
 
 
+def mean_depth(states_per_depth: list[float], total: int) -> float:
+    """Mean distance of ``total`` states spread over the depths as given."""
+    return sum(d * x for d, x in enumerate(states_per_depth)) / total
+
+
 def extrapolated_mean(states_per_depth: list[int], total: int) -> float:
     """Mean distance if every level after the last given grew by the ratio
     of the last two, until all ``total`` states are counted."""
@@ -58,7 +63,7 @@ def extrapolated_mean(states_per_depth: list[int], total: int) -> float:
     while left > 0:
         counts.append(min(counts[-1] * ratio, left))
         left -= counts[-1]   # float: the last level takes what is left, so this ends
-    return sum(d * x for d, x in enumerate(counts)) / total
+    return mean_depth(counts, total)
 
 
 def counting(db) -> list[dict]:
@@ -77,7 +82,7 @@ def counting(db) -> list[dict]:
             cum = np.cumsum(states) / total
             cut = int(np.searchsorted(cum, CALIBRATE_BELOW))   # the first level at or past the share
             if cut >= 2:
-                row.update(true_mean=sum(d * x for d, x in enumerate(states)) / total,
+                row.update(true_mean=mean_depth(states, total),
                            cut_depth=cut - 1, estimate=extrapolated_mean(states[:cut], total))
         elif len(states) >= 3:
             row.update(estimate=extrapolated_mean(states, total), ratio=states[-1] / states[-2],
