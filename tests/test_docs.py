@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wsdb.db.store import metadata, views
+from wsdb.db.schema import metadata, views
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.reads_files

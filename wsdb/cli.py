@@ -275,8 +275,8 @@ def census(puzzle, n, m, c, goal, diameter, method, quiet, as_json):
     largest distance from the goal can be smaller than the diameter, which
     --diameter computes.
     """
-    from .db.census import census as run_census
-    from .db.census import ranked_census
+    from .engine.census import census as run_census
+    from .engine.census import ranked_census
     from .puzzle.catalog import get_puzzle
 
     if puzzle == "wrapslide" and c is None:

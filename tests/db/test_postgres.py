@@ -132,7 +132,8 @@ def test_schema_matches_the_models_on_postgresql(built):
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from wsdb.db.store import HEAD, Store, metadata
+    from wsdb.db.schema import metadata
+    from wsdb.db.store import HEAD, Store
 
     store = Store.open(built)
     with store.sql.connect() as conn:

@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 import wsdb
-import wsdb.solver.solve as solve_module
+import wsdb.solver.methods as methods_module
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.exchange import nearest_goal
-from wsdb.solver.repair import LADDER, repair, solve_near
+from wsdb.solver.meet import solve_near
+from wsdb.solver.repair import repair
+from wsdb.solver.settings import REPAIR_LADDER as LADDER
 
 from .conftest import PARTIAL_DEPTH as DEPTH
 
@@ -94,7 +96,7 @@ def test_repair_stops_at_its_deadline(partial):
 def test_a_search_that_stalls_is_finished_by_repairs(partial, exact_distance, monkeypatch):
     # the beam finds nothing (as on 8x8 when it stalls); repairs finish from its waypoint
     db, _, _ = partial
-    monkeypatch.setattr(solve_module, "beam_search", lambda guide, cells, width, deadline: (None, [(cells, [])]))
+    monkeypatch.setattr(methods_module, "beam_search", lambda guide, cells, width, deadline: (None, [(cells, [])]))
     distance = exact_distance(4)
     p = wrapslide(4, 4)
     far = [x for x in random_states(p, 40, seed=12) if distance(x) > DEPTH][:5]

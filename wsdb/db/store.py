@@ -1,247 +1,25 @@
-"""The database: SQLAlchemy tables and every query wsdb makes.
-
-Nothing else in wsdb talks SQL. The schema is owned by the Alembic
-migrations in :mod:`wsdb.db.migrations`, applied automatically the first time
-a database is used; the tables below describe the same schema for queries,
-and a test checks that the two agree. The tables are a public interface
-(README, "SQL interface"):
-
-* ``builds``     one row per build (puzzle, n, c, root, status, complete, ...)
-* ``puzzles``    the puzzles whose trees the database holds, numbered (0: Wrapslide)
-* ``levels``     classes and states per depth
-* ``classes``    one row per class: rep, grid, depth, parent, orbit_size; a
-  view over ``class_rows`` (the same without ``grid``, which the view
-  computes from the key when read)
-* ``solve_runs`` one row per `wsdb eval` run: grid, method, parameters,
-  seed, version, machine, dates
-* ``solves``     one row per state a run solved: length, lower bound,
-  whether proven optimal, the exact distance where known, seconds
-
-``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
-where it fits 63 bits, else its big-endian bytes.
-"""
+"""The database's queries: :class:`Store`, an open wsdb database, and every
+query wsdb makes through SQLAlchemy. The tables are in :mod:`wsdb.db.schema`
+(owned by the Alembic migrations, applied automatically the first time a
+database is used), how a connection is opened and what a failed write
+says in :mod:`wsdb.db.connection`. A lookup's two queries on a SQLite
+file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
 from __future__ import annotations
 
-import os
-import sqlite3
 from importlib import resources
 from typing import Iterable, Iterator
 
 import numpy as np
 import sqlalchemy as sa
-from sqlalchemy import event, exc
+from sqlalchemy import exc
 
 from ..errors import WsdbError
 from .location import Location, resolve
 from .migrations import HEAD
-from .reader import BUSY_MS, CHUNK, connect_readonly, fetch_keys, match_rows
+from .connection import Writing, check_writable, engine, revisions
+from .reader import CHUNK, fetch_keys, match_rows
+from .schema import WRAPSLIDE, builds, class_rows, classes, levels, puzzles, solve_runs, solves
 from .status import finished, required
-
-#: The default puzzle, whose rows every older database holds
-WRAPSLIDE = "wrapslide"
-
-
-def _tree_columns(by_id: bool = False) -> list[sa.Column]:
-    """(puzzle, n, c, root), or for ``class_rows`` (n, c, root, puzzle_id):
-    a puzzle's number (``puzzles``) takes no bytes in a Wrapslide row where
-    its name would take ten, and after (n, c, root) it leaves queries that
-    name those on the key's prefix (migration 0004)."""
-    tree = [sa.Column("n", sa.Integer, primary_key=True),
-            sa.Column("c", sa.Integer, primary_key=True),
-            sa.Column("root", sa.Text, primary_key=True, server_default="all")]
-    if by_id:
-        return tree + [sa.Column("puzzle_id", sa.Integer, primary_key=True, server_default="0")]
-    return [sa.Column("puzzle", sa.Text, primary_key=True, server_default=WRAPSLIDE)] + tree
-
-
-def grid_sql(max_n: int = 16) -> str:
-    """The SQL expression that computes ``classes.grid``, a class's text
-    form (rows joined by '/', colours 1..c), from n, c and rep, for every
-    even n up to ``max_n``. ``classes`` is a view over ``class_rows`` that
-    adds it: computed when read, never written, so a build stores one
-    number per class instead of a string (a third less time and disk).
-    Reading costs about 2 us a row for keys that are INTEGERs (every 4x4
-    grid, 6x6 two colours) and 12-32 us for BLOB keys, decoded a hex digit
-    at a time through a lookup string. The migrations create the view from
-    this function: changing it needs a new revision that re-creates it."""
-    branches = []
-    for n in range(2, max_n + 1, 2):
-        for two in (True, False):
-            b = 1 if two else 2
-            cells = n * n
-            bits = b * cells
-            if bits <= 63:   # an INTEGER key: each cell by arithmetic, one char() per row
-                mask = (1 << b) - 1
-                args = []
-                for i in range(cells):
-                    if i and i % n == 0:
-                        args.append("47")
-                    args.append(f"49+(rep>>{b * (cells - 1 - i)}&{mask})")
-                expr = "||".join("char(" + ",".join(args[k:k + 100]) + ")" for k in range(0, len(args), 100))
-            else:            # a BLOB key: a hex digit at a time, its cells from a lookup string
-                per = 4 // b
-                lut = "".join(format(d, f"0{4}b") if b == 1 else "".join(str((d >> s) & 3) for s in (2, 0))
-                              for d in range(16)).translate(str.maketrans("0123", "1234"))
-                parts, i = [], 0
-                for j in range(bits // 4):          # hex digits of the cells, most significant first
-                    digit = f"instr('123456789ABCDEF',substr(hex(rep),-{bits // 4 - j},1))*{per}+1"
-                    start = 0
-                    while start < per:              # split the digit's cells at row ends
-                        take = min(per - start, n - i % n)
-                        parts.append(f"substr('{lut}',{digit}+{start},{take})" if start else
-                                     f"substr('{lut}',{digit},{take})")
-                        start += take
-                        i += take
-                        if i % n == 0 and i < cells:
-                            parts.append("'/'")
-                expr = "||".join(parts)
-            branches.append(f"when n={n} and c{'=' if two else '>'}2 then {expr}")
-    return "case " + " ".join(branches) + " end"
-
-
-def puzzle_grid_sql() -> str:
-    """The SQL expression that computes ``classes.grid`` for the other
-    puzzles (docs/puzzles.md) from the row ``r`` of ``class_rows``: any
-    board and label count, each cell's label (1-4 bits,
-    :meth:`~wsdb.engine.keys.KeyLayout.for_colours`) read from the key's
-    hex digits and written in the tree's own symbols (``builds.symbols``),
-    in rows as long as the goal's (``root``; the sliding puzzle's boards
-    are not square). One step of a recursive query per cell: about 45 us a
-    row, fine for these puzzles' trees; Wrapslide's rows keep :func:`grid_sql`."""
-    bits = "case when r.c <= 2 then 1 when r.c <= 4 then 2 when r.c <= 8 then 3 else 4 end"
-    at = "(4 * length(x) - cells * b + i * b)"    # the cell's first bit, from the top of x
-    digit = "(instr('0123456789ABCDEF', substr(x, {k}, 1)) - 1)"
-    window = f"({digit.format(k=f'{at} / 4 + 1')} * 16 + max({digit.format(k=f'{at} / 4 + 2')}, 0))"
-    return (
-        "(with recursive k(x, b, symbols, cells, cols) as (select "
-        "case typeof(r.rep) when 'integer' then printf('%016X', r.rep) else hex(r.rep) end, "
-        f"{bits}, (select s.symbols from builds s join puzzles p on p.name = s.puzzle where p.id = r.puzzle_id "
-        "and s.n = r.n and s.c = r.c and s.root = r.root), length(replace(r.root, '/', '')), "
-        "instr(r.root || '/', '/') - 1), "
-        "grid(i, text) as (select 0, '' union all select i + 1, text "
-        "|| (select case when i > 0 and i % cols = 0 then '/' else '' end "
-        f"|| substr(symbols, 1 + ({window} >> (8 - {at} % 4 - b) & ((1 << b) - 1)), 1) from k) "
-        "from grid where i < (select cells from k)) "
-        "select text from grid where i = (select cells from k))")
-
-
-def classes_view_sql() -> str:
-    """The CREATE VIEW statement of ``classes`` (SQLite)."""
-    return (f"create view classes as select case when r.puzzle_id = 0 then '{WRAPSLIDE}' else (select p.name "
-            "from puzzles p where p.id = r.puzzle_id) end as puzzle, r.n, r.c, r.root, r.rep, case when "
-            f"r.puzzle_id = 0 then {grid_sql()} else {puzzle_grid_sql()} end as grid, r.depth, r.parent, "
-            "r.orbit_size from class_rows as r")
-
-
-class Key(sa.types.TypeDecorator):
-    """``rep`` and ``parent``: an INTEGER in SQLite (big-endian bytes for
-    keys wider than 63 bits, SQLite being dynamically typed); NUMERIC(39)
-    in PostgreSQL, which holds every key up to 128 bits as a number. Values
-    read from PostgreSQL come back as ints, which
-    :meth:`~wsdb.engine.keys.KeyLayout.from_sql` accepts for any width."""
-
-    impl = sa.Integer
-    cache_ok = True
-
-    def load_dialect_impl(self, dialect):
-        return dialect.type_descriptor(sa.Numeric(39, 0) if dialect.name == "postgresql" else sa.Integer())
-
-    def process_bind_param(self, value, dialect):
-        if dialect.name == "postgresql" and isinstance(value, (bytes, memoryview)):
-            return int.from_bytes(value, "big")
-        return value
-
-    def process_result_value(self, value, dialect):
-        return int(value) if dialect.name == "postgresql" and value is not None else value
-
-
-#: Counts that outgrow 32 bits; SQLite's INTEGER is 64-bit already
-Count = sa.Integer().with_variant(sa.BigInteger(), "postgresql")
-
-metadata = sa.MetaData()
-builds = sa.Table(
-    "builds", metadata, *_tree_columns(),
-    sa.Column("complete", sa.Boolean, nullable=False),
-    sa.Column("max_depth", sa.Integer),
-    sa.Column("height", sa.Integer, nullable=False),
-    sa.Column("god_number", sa.Integer),
-    sa.Column("classes", Count, nullable=False),
-    sa.Column("states", Count, nullable=False),
-    sa.Column("seconds", sa.Float, nullable=False),
-    sa.Column("version", sa.Text, nullable=False),
-    sa.Column("built_at", sa.Text, nullable=False),
-    sa.Column("status", sa.Text, nullable=False, server_default="done"),
-    sa.Column("builder", sa.Text),
-    sa.Column("symbols", sa.Text),   # other puzzles: how labels 0..c-1 are written
-)
-levels = sa.Table(
-    "levels", metadata, *_tree_columns(),
-    sa.Column("depth", sa.Integer, primary_key=True),
-    sa.Column("classes", Count, nullable=False),
-    sa.Column("states", Count, nullable=False),
-)
-class_rows = sa.Table(
-    "class_rows", metadata, *_tree_columns(by_id=True),
-    sa.Column("rep", Key, primary_key=True),
-    sa.Column("depth", sa.Integer, nullable=False),
-    sa.Column("parent", Key),
-    sa.Column("orbit_size", sa.Integer, nullable=False),
-    sqlite_with_rowid=False,
-)
-
-#: The puzzles whose trees a database holds, numbered; 0 is Wrapslide.
-puzzles = sa.Table(
-    "puzzles", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("name", sa.Text, nullable=False, unique=True),
-)
-
-solve_runs = sa.Table(
-    "solve_runs", metadata,
-    sa.Column("run_id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("n", sa.Integer, nullable=False),
-    sa.Column("c", sa.Integer, nullable=False),
-    sa.Column("method", sa.Text, nullable=False),
-    sa.Column("params", sa.Text, nullable=False),          # JSON: time limit and the method's settings
-    sa.Column("seed", Count, nullable=False),
-    sa.Column("count", sa.Integer, nullable=False),        # states asked for
-    sa.Column("version", sa.Text, nullable=False),
-    sa.Column("host", sa.Text, nullable=False),
-    sa.Column("processor", sa.Text, nullable=False),
-    sa.Column("cores", sa.Integer, nullable=False),
-    sa.Column("memory_bytes", Count, nullable=False),
-    sa.Column("started_at", sa.Text, nullable=False),
-    sa.Column("finished_at", sa.Text),
-    sa.Column("status", sa.Text, nullable=False),          # running, done, interrupted
-)
-solves = sa.Table(
-    "solves", metadata,
-    sa.Column("run_id", sa.Integer, sa.ForeignKey("solve_runs.run_id", ondelete="CASCADE"), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),        # position in the run's random draw
-    sa.Column("state", sa.Text, nullable=False),
-    sa.Column("length", sa.Integer, nullable=False),
-    sa.Column("lower_bound", sa.Integer, nullable=False),
-    sa.Column("optimal", sa.Boolean, nullable=False),     # proven: length == lower_bound
-    sa.Column("exact", sa.Integer),                        # the distance, where known
-    sa.Column("seconds", sa.Float, nullable=False),
-    sa.Column("timed_out", sa.Boolean, nullable=False),
-    sa.Column("solved_by", sa.Text, nullable=False),       # what produced the sequence
-    sa.Column("moves", sa.Text, nullable=False),
-)
-
-#: The public ``classes``: a view over ``class_rows`` that adds ``grid``
-#: (:func:`grid_sql`); created by the migrations, queried through this.
-views = sa.MetaData()
-classes = sa.Table(
-    "classes", views, *_tree_columns(),
-    sa.Column("rep", Key, primary_key=True),
-    sa.Column("grid", sa.Text),
-    sa.Column("depth", sa.Integer),
-    sa.Column("parent", Key),
-    sa.Column("orbit_size", sa.Integer),
-)
-
-
 
 class Store:
     """An open wsdb database: read-only unless opened to write."""
@@ -284,15 +62,15 @@ class Store:
             raise WsdbError(f"{where.label} is a directory: expected a database file")
         write = write or create
         if write and where.path is not None:
-            _check_writable(where)
+            check_writable(where)
         if where.missing or where.path is None:   # a new file (or memory): make the schema
-            store = cls(_engine(where, True), where, True)
+            store = cls(engine(where, True), where, True)
             store._check_schema(create)
             return store
         # look before touching anything: a foreign file must stay as it was
-        store = cls(_engine(where, False), where, False)
+        store = cls(engine(where, False), where, False)
         store._check_schema(create)
-        return cls(_engine(where, True), where, True) if write else store
+        return cls(engine(where, True), where, True) if write else store
 
     @classmethod
     def open_if_present(cls, db=None) -> "Store | None":
@@ -324,7 +102,7 @@ class Store:
                             "but no wsdb schema): expected a database made by `wsdb build`")
         if rev is None and not create:
             raise WsdbError(f"{self.label} holds no wsdb tables: build one with `wsdb build --n N --c C`")
-        if rev is not None and rev not in _revisions():
+        if rev is not None and rev not in revisions():
             raise WsdbError(f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
                             f"up to {HEAD}): upgrade wsdb to read it")
         if self.writable:
@@ -332,7 +110,7 @@ class Store:
             self.checkpoint()
             return
         try:   # an older schema: upgrade it once, through a writable connection
-            Store(_engine(self.where, True), self.where, True).migrate()
+            Store(engine(self.where, True), self.where, True).migrate()
         except WsdbError as e:
             raise WsdbError(f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
                             f"here ({e}): open it once where it is writable") from None
@@ -426,7 +204,7 @@ class Store:
     def _write(self):
         """A write transaction, with the environment's failures (a full
         disk, a read-only file) as one-line errors."""
-        return _Writing(self)
+        return Writing(self)
 
     # ---- solver runs (wsdb eval) --------------------------------------------
 
@@ -576,78 +354,6 @@ def _puzzle_id(conn, puzzle: str, register: bool = False) -> int | None:
     return pid
 
 
-class _Writing:
-    """``with store._write() as conn``: a transaction whose environmental
-    failures become WsdbError (nothing is committed then)."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self.tx = None
-
-    def __enter__(self):
-        try:
-            self.tx = self.store.sql.begin()
-            return self.tx.__enter__()
-        except exc.OperationalError as e:
-            raise WsdbError(_why_not_written(self.store, e)) from None
-
-    def __exit__(self, kind, value, tb):
-        failures = (exc.OperationalError, sqlite3.OperationalError)
-        try:
-            self.tx.__exit__(kind, value, tb)   # commit, or roll back on an exception
-        except failures as e:
-            raise WsdbError(_why_not_written(self.store, e)) from None
-        if kind is not None and issubclass(kind, failures):
-            raise WsdbError(_why_not_written(self.store, value)) from None
-        return False
-
-
-def _check_writable(where: Location) -> None:
-    """Refuse to start writing where nothing can be written (a read-only
-    filesystem or file), before any work: SQLite itself would only say so
-    at the first commit."""
-    folder = where.path.parent if where.missing else where.path
-    try:
-        read_only_fs = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return
-    if read_only_fs:
-        raise WsdbError(f"cannot write {where.label}: it is on a read-only filesystem")
-    if not where.missing and not os.access(where.path, os.W_OK):
-        raise WsdbError(f"cannot write {where.label}: the file is read-only")
-
-
-def _why_not_written(store: Store, e: Exception) -> str:
-    text = str(getattr(e, "orig", e))
-    if "full" in text or "disk I/O" in text:
-        return f"cannot write {store.label}: the disk is full ({text}); nothing of this step was kept"
-    if "readonly" in text or "read-only" in text:
-        return f"cannot write {store.label}: it is read-only ({text})"
-    if "locked" in text:
-        return f"cannot write {store.label}: another process holds its write lock ({text}); try again"
-    return f"cannot write {store.label}: {text}"
-
-
-def _revisions() -> set[str]:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
-    return {script.revision for script in ScriptDirectory.from_config(cfg).walk_revisions()}
-
-
-def _engine(where: Location, write: bool) -> sa.Engine:
-    """A SQLAlchemy engine on the database: read-only connections (those
-    of :func:`~wsdb.db.reader.connect_readonly`) unless ``write``."""
-    if where.path is not None and not write:
-        path = where.path
-        return sa.create_engine("sqlite://", creator=lambda: connect_readonly(path))
-    sql = sa.create_engine(where.url)
-    event.listen(sql, "connect", _write_pragmas)
-    return sql
-
-
 def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per: int = 256) -> None:
     """Insert one level's class rows, ``per`` rows to a statement. A
     multi-row VALUES with n, c, root, the puzzle's number and depth written
@@ -679,17 +385,3 @@ def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per:
                 cursor.executemany(head + one, table[whole:].tolist())
     finally:
         cursor.close()
-
-
-def _write_pragmas(dbapi_conn, _record) -> None:
-    # WAL: readers never wait for a build, and a build's level commits are
-    # atomic; synchronous NORMAL loses at most the last commits on a power
-    # cut, never consistency. 16 KiB pages (new files only) write faster.
-    if isinstance(dbapi_conn, sqlite3.Connection):
-        cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        cur.execute("PRAGMA page_size = 16384")
-        cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = NORMAL")
-        cur.execute("PRAGMA cache_size = -131072")
-        cur.close()

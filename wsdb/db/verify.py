@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import Engine, get_engine, puzzle_engine
+from ..engine.bfs import roots
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
-from .build import roots
 from .lookup import tree_root
 from .store import Store
 

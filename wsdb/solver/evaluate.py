@@ -22,7 +22,9 @@ from ..db.location import resolve
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
-from .solve import DEFAULT_TIME, Solution, check_request, iter_solve
+from .results import Solution
+from .settings import BEAM_WIDTH, DEFAULT_TIME, DEFAULT_WIDTH, MEET_CHILDREN
+from .solve import check_request, iter_solve
 
 
 @dataclass
@@ -112,12 +114,11 @@ class Evaluation:
 def method_params(n: int, c: int, method: str, time_limit: float) -> dict:
     """The settings a run depends on, stored with it as JSON: the time
     limit, and the solver's tuned constants for this grid."""
-    from . import solve as s
     params = {"time_limit": time_limit}
     if method in ("auto", "beam", "meet", "optimal", "phases"):
-        params["beam_width"] = s.BEAM_WIDTH.get((n, c), s.DEFAULT_WIDTH)
+        params["beam_width"] = BEAM_WIDTH.get((n, c), DEFAULT_WIDTH)
     if method in ("auto", "meet"):
-        params["meet_children"] = s.MEET_CHILDREN.get((n, c), s.MEET_CHILDREN[0])
+        params["meet_children"] = MEET_CHILDREN.get((n, c), MEET_CHILDREN[0])
     return params
 
 

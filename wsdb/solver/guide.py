@@ -11,12 +11,7 @@ from ..db.store import Store
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
-
-ZOBRIST_SEED = 20161   # fixed: searches are reproducible
-#: grids without a gather table whose beams the two-colour tree guides: 8x8 four colours
-#: (the last phase, splitting two colours, 39 -> about 24 moves); on three colours the misfit
-#: count guides better (12 states: 37.0 moves against 40.6)
-GATHER_TREES = {(8, 4)}
+from .settings import GATHER_TREES, ZOBRIST_SEED
 
 
 @dataclass

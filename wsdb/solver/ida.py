@@ -24,8 +24,7 @@ import numpy as np
 from ..errors import WsdbError
 from .guide import Found, Guide
 from .kernels import bounded_dfs, horizon_dfs, streams
-
-NODES_PER_SECOND = 2_500_000   # measured 3.0-3.5 M/s on 6x6 here; budgets keep the deadline
+from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_NODES_PER_SECOND
 
 
 def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
@@ -38,7 +37,7 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         left = deadline - time.perf_counter()
         if left <= 0:
             return None, bound, True
-        budget = int(left * NODES_PER_SECOND)
+        budget = int(left * IDA_NODES_PER_SECOND)
         if bound >= len(path):
             path = np.zeros(2 * bound, np.int64)
         length, _, nxt = bounded_dfs(start, guide.tables, bound, budget, path)
@@ -47,10 +46,6 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         if length == -2:
             return None, bound, True
         bound = nxt
-
-
-LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
-CALL_NODES = 2_000_000  # nodes per stream and kernel call, so the deadline is checked often
 
 
 def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
@@ -67,7 +62,7 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     d = eg.height
     bound = max(lower, guide.bound(start), d + 1)
     ncells, lanes = start.shape[0], streams()
-    leaves = np.empty((lanes, LEAVES, ncells), np.uint8)
+    leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
     counts = np.zeros(lanes, np.int64)
     while True:
         horizon = bound - d
@@ -77,13 +72,13 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
         paths = np.zeros((lanes, horizon), np.int64)
         depths = np.zeros(lanes, np.int64)
         seen = np.zeros((lanes, 1), np.int64)
-        found_paths = np.empty((lanes, LEAVES, horizon), np.int64)
+        found_paths = np.empty((lanes, IDA_LEAVES, horizon), np.int64)
         cut, any_leaf = 1 << 30, False
         while (depths >= 0).any():
             if time.perf_counter() > deadline:
                 return None, bound, True
             _, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
-                                 found_paths, counts, CALL_NODES, seen)
+                                 found_paths, counts, IDA_CALL_NODES, seen)
             cut = min(cut, int(nxt))
             if counts.any():
                 any_leaf = True

@@ -21,14 +21,11 @@ import numpy as np
 
 from ..engine.keys import member, sortable
 from .guide import Found, Guide
-
-CHUNK = 1 << 15           # frontier classes expanded per kernel call
-KEEP = 8_000_000          # children of a level worth deduplicating into a frontier: the level
-                          # after one of 8 M children costs ~20x, beyond any time limit
+from .settings import MEET_CHUNK, MEET_KEEP
 
 
 def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
-                       keep_children: int = KEEP) -> tuple[Found | None, int, bool]:
+                       keep_children: int = MEET_KEEP) -> tuple[Found | None, int, bool]:
     """(exact solution or None, proven lower bound, timed out) for ``start``,
     whose class the tree does not hold. Needs ``guide.endgame``. The last
     level searched is the first with more than ``keep_children`` children."""
@@ -45,10 +42,10 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
         frontier = levels[-1]
         keep = len(frontier) * nm <= keep_children         # else stream this level: the last one
         kids_all, rows_all = [], []
-        for lo in range(0, len(frontier), CHUNK):
+        for lo in range(0, len(frontier), MEET_CHUNK):
             if time.perf_counter() > deadline:
                 return None, lower, True
-            kids = eng.expand(frontier[lo:lo + CHUNK])
+            kids = eng.expand(frontier[lo:lo + MEET_CHUNK])
             depth = eg.lookup(kids)
             if (depth >= 0).any():
                 r = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
@@ -91,3 +88,11 @@ def _path(eng, start, levels, parents, row, meet_key, rest: int) -> Found:
             raise RuntimeError("meet in the middle: a class chain that no move follows")
         moves.append(int(m[0]))
     return Found(moves, eng.decode(raw)[0], rest)
+
+
+def solve_near(guide: Guide, store, v: np.ndarray, deadline: float, children: int) -> list[int] | None:
+    """A shortest sequence solving ``v`` when it is within the stored tree
+    plus the forward levels ``children`` allows; None otherwise."""
+    depth = int(guide.endgame.depth(v[None])[0])
+    found = Found([], v, depth) if depth >= 0 else meet_in_the_middle(guide, v, deadline, children)[0]
+    return None if found is None else found.moves(store, guide.puzzle, guide.endgame)

@@ -55,26 +55,10 @@ from .beam import beam_search
 from .guide import Found, Guide
 from .kernels import misfit
 from .meet import meet_in_the_middle
+from .repair import repair
 from .tables import gather_colours
-
-#: beam width per colour count of a phase on 8x8
-PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-colour tree,
-                                              # four tree lookups a child
-MEET_TRIES = 3                # best beam states meet in the middle starts from, per phase
-MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
-                              # three and four colours the fifth (~2 M children, ~1.5 s);
-                              # deduplicating it (two-word keys) would take 6 s more
-MEET_SECONDS = 2.0            # at most, per try
-FIRST_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
-                              # five levels, exact up to 14 moves with the derived tree (~0.5 s)
-REPAIR_SECONDS = 1.5          # at most, for repairing a stalled phase before the last
-PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
-                              # best answer capping later runs, a patient beam costs little (20
-                              # states, four colours: 56.3 moves against 57.9 with 8, where a state
-                              # whose every run stalled ended in repairs)
-LAST_AT_LEAST = {8: 16}       # per grid size, moves the last four-colour phase takes at fewest (on
-                              # 8x8 its shortest in 240 runs: 20 states x 12 orders); a run that
-                              # cannot beat the best answer by then stops before it
+from .settings import (FIRST_PHASE_MEET_CHILDREN, LAST_PHASE_AT_LEAST, PHASE_MEET_CHILDREN,
+                       PHASE_MEET_SECONDS, PHASE_MEET_TRIES, PHASE_REPAIR_SECONDS, PHASE_STALL, PHASE_WIDTH)
 
 
 @dataclass
@@ -113,7 +97,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     same colour first (three of the twelve on four colours) do it once.
     With ``shorter`` (the best answer's length so far) the later phases'
     beams stop where the whole answer could no longer be shorter, the last
-    phase's length counted as at least ``LAST_AT_LEAST`` before it starts,
+    phase's length counted as at least ``LAST_PHASE_AT_LEAST`` before it starts,
     and a run that cannot beat it fails (nor meets in the middle, nor
     repairs: those answers are longer)."""
     c = puzzle.c
@@ -131,7 +115,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
         levels = None   # the first phase, shared by orders, is never cut short
         if shorter is not None and k > 2:
-            levels = shorter - 1 - len(path) - (LAST_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
+            levels = shorter - 1 - len(path) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
         if k == 2 and firsts is not None and first in firsts:
             found, stuck, lower = firsts[first]
         elif levels is not None and levels <= 0:
@@ -221,27 +205,26 @@ def relabel_back(cells: np.ndarray, relabel: np.ndarray) -> np.ndarray:
 def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | None, int]:
     """Gathering the first colour is the two-colour grid itself: its
     optimal answer when the tree holds ``start`` or meet in the middle
-    reaches it (within ``FIRST_MEET_CHILDREN``), else None; and a proven
+    reaches it (within ``FIRST_PHASE_MEET_CHILDREN``), else None; and a proven
     lower bound on that grid's distance (the exact one with an answer).
     A colour cannot be gathered in fewer moves than solving the whole
     grid takes, so the bound holds for the whole grid too."""
     depth = int(guide.endgame.depth(start[None])[0])
     if depth >= 0:
         return Found([], start, depth), depth
-    found, bound, _ = meet_in_the_middle(guide, start, deadline, FIRST_MEET_CHILDREN)
+    found, bound, _ = meet_in_the_middle(guide, start, deadline, FIRST_PHASE_MEET_CHILDREN)
     return found, bound   # with an answer, the bound is its length
 
 
 def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],
                   deadline: float) -> Found | None:
     """Finish a stalled phase from its best state by repairs (:mod:`.repair`)
-    in the phase's own grid, within ``REPAIR_SECONDS``."""
-    from .repair import repair
+    in the phase's own grid, within ``PHASE_REPAIR_SECONDS``."""
     if guide.endgame is None:
         return None
     p = guide.puzzle
     x = start[permutation_of(p.moves, moves)]
-    until = min(deadline, time.perf_counter() + REPAIR_SECONDS)
+    until = min(deadline, time.perf_counter() + PHASE_REPAIR_SECONDS)
     more, y, _ = repair(guide, store, x, until, np.random.default_rng(0))
     return Found(moves + more, y, 0) if p.is_solved(y) else None
 
@@ -264,13 +247,13 @@ def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]
     ranked = np.argsort(score, kind="stable")
-    tries = ranked[:MEET_TRIES] if guide.endgame is not None and meet else []
+    tries = ranked[:PHASE_MEET_TRIES] if guide.endgame is not None and meet else []
     for i in tries:
         now = time.perf_counter()
         if now > deadline:
             break
         w, moves = waypoints[i]
-        met, _, _ = meet_in_the_middle(guide, w, min(deadline, now + MEET_SECONDS), MEET_CHILDREN)
+        met, _, _ = meet_in_the_middle(guide, w, min(deadline, now + PHASE_MEET_SECONDS), PHASE_MEET_CHILDREN)
         if met is not None:
             return Found(moves + met.path, met.meet, met.rest), []
-    return None, [waypoints[i][1] for i in ranked[:MEET_TRIES]]
+    return None, [waypoints[i][1] for i in ranked[:PHASE_MEET_TRIES]]

@@ -38,18 +38,10 @@ import numpy as np
 
 from ..db.store import Store
 from .exchange import exchange_step, nearest_goal
-from .guide import Found, Guide
-from .meet import meet_in_the_middle
+from .guide import Guide
+from .meet import solve_near
 from .transpositions import best_transposition
-
-#: (children of a level at most, cycles tried): a first look of three forward levels (on 8x8
-#: up to 10 moves, ~10 ms a cycle), then four (11 moves, ~60 ms). Five (12 moves) would take
-#: ~1 s a cycle, in one kernel call that no deadline interrupts: a cell exchange is cheaper.
-LADDER = ((1_000, 24), (30_000, 6))
-GOOD = 0.25                   # cells fixed per move that end the screening at once (a pair in 8)
-WHOLE_UP_TO = 6               # misplaced cells at most for trying the whole state at once
-DEEP_WHEN = 2.0               # seconds left at least, for a table step's deeper searches
-TRIES = LADDER[0][1]          # candidates of each kind drawn per step
+from .settings import REPAIR_DEEP_WHEN, REPAIR_GOOD, REPAIR_LADDER, REPAIR_TRIES, REPAIR_WHOLE_UP_TO
 
 
 def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
@@ -82,8 +74,8 @@ def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
 
 def _best_step(guide, store, x, goal, wrong, deadline, rng) -> list[int] | None:
     quads, pairs, triples = _cycles(x, goal, wrong, rng)
-    cycles = ([wrong] if wrong.size <= WHOLE_UP_TO else []) + quads + pairs + triples
-    for children, tries in LADDER:
+    cycles = ([wrong] if wrong.size <= REPAIR_WHOLE_UP_TO else []) + quads + pairs + triples
+    for children, tries in REPAIR_LADDER:
         best, _ = _screen(guide, store, x, goal, cycles[:tries], deadline, children, None, 0.0)
         if best is not None:
             return best
@@ -95,9 +87,9 @@ def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int]
     whole state (at most six misplaced) or two disjoint pairs at a better
     rate; searches only while time is left."""
     rate, best = best_transposition(table, x, goal, wrong)
-    cycles = ([wrong] if wrong.size <= WHOLE_UP_TO else []) + _cycles(x, goal, wrong, rng)[0]
-    for children, tries in LADDER:
-        if children > LADDER[0][0] and deadline - time.perf_counter() < DEEP_WHEN:
+    cycles = ([wrong] if wrong.size <= REPAIR_WHOLE_UP_TO else []) + _cycles(x, goal, wrong, rng)[0]
+    for children, tries in REPAIR_LADDER:
+        if children > REPAIR_LADDER[0][0] and deadline - time.perf_counter() < REPAIR_DEEP_WHEN:
             break
         best, rate = _screen(guide, store, x, goal, cycles[:tries], deadline, children, best, rate)
     return best
@@ -105,7 +97,7 @@ def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int]
 
 def _screen(guide, store, x, goal, cycles, deadline, children, best, rate):
     """Solve each cycle as a near-solved state (until the deadline, or one
-    fixes ``GOOD`` cells a move); (moves, cells fixed per move) of the best,
+    fixes ``REPAIR_GOOD`` cells a move); (moves, cells fixed per move) of the best,
     or the ``best``, ``rate`` given when none beats them."""
     for s in cycles:
         if time.perf_counter() > deadline:
@@ -115,7 +107,7 @@ def _screen(guide, store, x, goal, cycles, deadline, children, best, rate):
         seq = solve_near(guide, store, v, deadline, children)
         if seq is not None and len(s) / max(len(seq), 1) > rate:
             best, rate = seq, len(s) / max(len(seq), 1)
-            if rate >= GOOD:
+            if rate >= REPAIR_GOOD:
                 break
     return best, rate
 
@@ -124,7 +116,7 @@ def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray,
             rng: np.random.Generator) -> tuple[list[np.ndarray], ...]:
     """(two disjoint pairs, pairs, three-cycles) of misplaced cells whose
     colours the goal wants among themselves; a random selection of
-    ``TRIES`` of each kind."""
+    ``REPAIR_TRIES`` of each kind."""
     c = int(goal.max()) + 1
     group = {(a, b): wrong[(goal[wrong] == a) & (x[wrong] == b)] for a in range(c) for b in range(c) if a != b}
     pairs = [np.array(p) for a in range(c) for b in range(a + 1, c)
@@ -132,15 +124,7 @@ def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray,
     triples = [np.array(t) for a in range(c) for b in range(c) for d in range(c)
                if len({a, b, d}) == 3 and a < b and a < d
                for t in product(group[a, b][:4], group[b, d][:4], group[d, a][:4])]
-    quads = [np.concatenate([pairs[i], pairs[j]]) for i, j in rng.integers(0, len(pairs), (TRIES, 2))
+    quads = [np.concatenate([pairs[i], pairs[j]]) for i, j in rng.integers(0, len(pairs), (REPAIR_TRIES, 2))
              if not set(pairs[i]) & set(pairs[j])] if len(pairs) > 1 else []
-    return tuple([found[i] for i in rng.choice(len(found), TRIES, replace=False)] if len(found) > TRIES
+    return tuple([found[i] for i in rng.choice(len(found), REPAIR_TRIES, replace=False)] if len(found) > REPAIR_TRIES
                  else found for found in (quads, pairs, triples))
-
-
-def solve_near(guide: Guide, store: Store, v: np.ndarray, deadline: float, children: int) -> list[int] | None:
-    """A shortest sequence solving ``v`` when it is within the stored tree
-    plus the forward levels ``children`` allows; None otherwise."""
-    depth = int(guide.endgame.depth(v[None])[0])
-    found = Found([], v, depth) if depth >= 0 else meet_in_the_middle(guide, v, deadline, children)[0]
-    return None if found is None else found.moves(store, guide.puzzle, guide.endgame)

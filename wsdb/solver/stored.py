@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-
 from ..db.lookup import lookup_grid, tree_root
 from ..db.store import Store
 from ..engine import puzzle_engine
@@ -23,6 +22,7 @@ from ..puzzle.catalog import parse_puzzle_states
 from ..puzzle.text import state_texts
 from .guide import Guide
 from .meet import meet_in_the_middle
+from .results import Solution
 from .tables import Endgame
 
 
@@ -32,8 +32,6 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
     """Solutions (:class:`~wsdb.solver.solve.Solution`) of states of another
     puzzle, in input order, from its stored tree grown from ``goal``.
     Every state is checked before the first answer, and the tree must exist."""
-    from .solve import Solution
-
     groups = parse_puzzle_states(puzzle, states, goal)
     store = store if store is not None else Store.open(db)
     order = sorted((int(i), p, cells[k]) for p, pos, cells in groups.values() for k, i in enumerate(pos))

@@ -39,6 +39,7 @@ from ..db.store import Store
 from ..engine import Engine, get_engine
 from ..engine.keyindex import KeyFilter, KeyIndex
 from ..engine.keys import distinct, member, sortable, unsortable
+from .settings import DERIVED, DERIVE_GROWTH, DERIVE_MINUTES, FILTER_CHUNK
 
 UNSET = 255
 
@@ -99,17 +100,6 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
 
 
 # ---- endgame tables -------------------------------------------------------------
-
-#: grids whose tree the solver deepens in memory beyond the stored default:
-#: (height held exactly, height with one more level held as a filter). The
-#: 8x8 two-colour tree is stored to depth 7 (3.2 M classes); its eighth level
-#: (35.9 M classes, 290 MB) is held exactly and its ninth (about 400 M) as a
-#: 1 GiB filter. Meet in the middle then answers exactly up to 15 moves
-#: instead of 13, the phases' later grids hit their trees sooner, and IDA*
-#: hands over to the 6x6 three-colour tree one level earlier (README, "Solver").
-DERIVED = {(6, 3): (8, 9), (8, 2): (8, 9), (8, 3): (7, 8)}
-#: minutes deriving them takes once on 2 cores (measured), for the notice before the first solve
-DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}
 
 
 @dataclass
@@ -243,16 +233,12 @@ def _cache_name(n: int, c: int, held: int, part: str) -> str:
     return f"endgame{n}c{c}h{held}{part}"
 
 
-GROWTH = 12        # a level of 8x8 two colours is 11-13 times the one before
-FILTER_CHUNK = 1 << 20
-
-
 def beyond(eg: Endgame) -> KeyFilter:
     """The level after ``eg.held`` as a filter: every neighbour of the
     deepest level held is added (those within the held levels too: a lookup
     asks the filter only about classes the index does not hold)."""
     last = np.ascontiguousarray(eg.index.keys[np.asarray(eg.depths) == eg.held])
-    out = KeyFilter.sized(GROWTH * len(last))
+    out = KeyFilter.sized(DERIVE_GROWTH * len(last))
     for lo in range(0, len(last), FILTER_CHUNK):
         out.add(eg.eng.expand(last[lo:lo + FILTER_CHUNK]))
     return out
@@ -263,7 +249,7 @@ def deepen(eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int,
     """The levels ``stored + 1 .. height`` of a partial tree, added to its
     sorted representatives and depths: each level is the distinct
     neighbours of the last that are in neither of the two levels before
-    it, as the builder grows one (:func:`wsdb.db.build.next_level`)."""
+    it, as the builder grows one (:func:`wsdb.engine.bfs.next_level`)."""
     view = sortable(reps)
     before, last = view[depths == stored - 1], view[depths == stored]
     keys, levels = [reps], [depths]

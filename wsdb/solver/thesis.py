@@ -28,11 +28,7 @@ import numpy as np
 
 from ..puzzle.moves import HORIZONTAL, VERTICAL, of_families
 from .guide import Found, Guide
-
-#: Table 4.1 (m_i per level) and the maximum depth / k of §4.2, by colours
-M_I = {2: (3, 8, 13, 16), 3: (3, 8, 13, 16, 25, 30), 4: (3, 8, 13, 16, 25, 30, 40, 55)}
-K_BEST = {2: 10, 3: 15, 4: 20}
-PATIENCE = 1   # iterations without a better objective before the tree is consulted
+from .settings import THESIS_K_BEST, THESIS_M_I, THESIS_PATIENCE
 
 
 def objective(cells: np.ndarray, n: int) -> np.ndarray:
@@ -68,8 +64,8 @@ def _game_tree(guide: Guide, root: np.ndarray, first_vertical: bool, m_i):
 
 def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | None, bool]:
     """Run the heuristic; returns (solution or None, whether time ran out)."""
-    m_i = M_I[guide.c]
-    k = K_BEST[guide.c]
+    m_i = THESIS_M_I[guide.c]
+    k = THESIS_K_BEST[guide.c]
     roots, root_paths = start[None], [[]]
     best_obj, since = int(objective(start[None], guide.n)[0]), 0
     if best_obj == 0:
@@ -104,7 +100,7 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
             best_obj, since = top, 0
         else:
             since += 1
-        if since >= PATIENCE and guide.endgame is not None:
+        if since >= THESIS_PATIENCE and guide.endgame is not None:
             # the k best first (the thesis); if none is stored, every state of
             # this iteration (wsdb's addition: the thesis would loop on)
             for pool, pool_paths in ((roots, root_paths), (cells, paths)):

@@ -31,10 +31,8 @@ from ..puzzle import Puzzle
 from ..puzzle.symmetry import geometric_maps
 from .exchange import nearest_goal
 from .guide import Guide
-
-WIDTH = 24                # moves per entry at most (beyond: left out, as unreachable)
-REACH = 3_000_000         # children of meet in the middle's last deduplicated level: on
-                          # 8x8 six forward levels, so every pair (at most 13 moves) is found
+from .meet import solve_near
+from .settings import SWAP_MOVES_MAX, SWAP_REACH
 
 
 def applies(puzzle: Puzzle) -> bool:
@@ -46,7 +44,7 @@ def applies(puzzle: Puzzle) -> bool:
 
 
 def transpositions(guide: Guide, store: Store) -> np.ndarray | None:
-    """(ncells, ncells, 1 + WIDTH) int16: entry [i, j] is the length of the
+    """(ncells, ncells, 1 + SWAP_MOVES_MAX) int16: entry [i, j] is the length of the
     shortest transposition of cells i and j (-1: none within reach, or the
     same quadrant), then its moves. None where the grid has no stored tree
     or its goals group cells differently (:func:`applies`)."""
@@ -67,13 +65,12 @@ _tables: dict = {}
 def derive(guide: Guide, store: Store) -> np.ndarray:
     """Search one pair per symmetry orbit (:mod:`.meet`) and map its sequence
     onto the rest of the orbit."""
-    from .repair import solve_near
 
     puzzle = guide.puzzle
     g = puzzle.solved[0]
     maps = geometric_maps(puzzle.n)
     images = move_images(puzzle, maps)
-    table = np.full((puzzle.ncells, puzzle.ncells, 1 + WIDTH), -1, np.int16)
+    table = np.full((puzzle.ncells, puzzle.ncells, 1 + SWAP_MOVES_MAX), -1, np.int16)
     done = np.zeros((puzzle.ncells, puzzle.ncells), bool)
     for i in range(puzzle.ncells):
         for j in range(i + 1, puzzle.ncells):
@@ -81,12 +78,12 @@ def derive(guide: Guide, store: Store) -> np.ndarray:
                 continue
             v = g.copy()
             v[[i, j]] = v[[j, i]]
-            seq = solve_near(guide, store, v, time.perf_counter() + 3600, REACH)
+            seq = solve_near(guide, store, v, time.perf_counter() + 3600, SWAP_REACH)
             for s, img in zip(maps, images):
                 inv = np.argsort(s)
                 a, b = int(inv[i]), int(inv[j])   # where the map puts the pair
                 done[a, b] = done[b, a] = True
-                if seq is not None and len(seq) <= WIDTH:
+                if seq is not None and len(seq) <= SWAP_MOVES_MAX:
                     row = [len(seq), *img[seq]]
                     table[a, b, :len(row)] = table[b, a, :len(row)] = row
     return table

@@ -7,7 +7,7 @@ for ALTER TABLE, hence ``render_as_batch=True``.
 from alembic import context
 from sqlalchemy import create_engine
 
-from wsdb.db.store import metadata
+from wsdb.db.schema import metadata
 
 config = context.config
 

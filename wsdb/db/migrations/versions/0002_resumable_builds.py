@@ -7,7 +7,7 @@ status; ``grid`` becomes computed; the depth index goes.
   so a reader can tell a running build from an interrupted one.
 * The class rows move to ``class_rows`` without ``grid``, and ``classes``
   becomes a view over it that computes ``grid`` from (n, c, rep) when read
-  (``wsdb.db.store.grid_sql``): builds no longer format and write a string
+  (``sql/0002_sqlite_grid.sql``, made by ``wsdb.db.grid_sql``): builds no longer format and write a string
   per class. Dropping the stored column rewrites the table once (minutes
   for a database of several GB). Readers see the same ``classes``.
 * ``ix_classes_depth`` is dropped: it cost a third of the write time of a
@@ -21,7 +21,7 @@ Create Date: 2026-11-22
 import sqlalchemy as sa
 from alembic import op
 
-from wsdb.db.store import grid_sql
+from wsdb.db.migrations import frozen_sql
 
 # PostgreSQL: the grid by a function over the NUMERIC key, one cell (one
 # base-2 or base-4 digit, the last cell least significant) at a time
@@ -44,7 +44,7 @@ PG_VIEW = ("create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) 
            "orbit_size from class_rows")
 
 # the view as this revision made it (0004 re-creates it with the puzzle column)
-SQLITE_VIEW = (f"create view classes as select n, c, root, rep, {grid_sql()} as grid, depth, parent, "
+SQLITE_VIEW = (f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
                "orbit_size from class_rows")
 
 revision = "0002"
@@ -71,7 +71,7 @@ def downgrade() -> None:
     op.execute("drop view classes")
     op.execute("alter table class_rows add column grid text not null default ''")
     pg = op.get_bind().dialect.name == "postgresql"
-    op.execute(f"update class_rows set grid = {'wsdb_grid(n, c, rep)' if pg else grid_sql()}")
+    op.execute(f"update class_rows set grid = {'wsdb_grid(n, c, rep)' if pg else frozen_sql('0002_sqlite_grid')}")
     if pg:
         op.execute("drop function wsdb_grid")
     op.execute("alter table class_rows rename to classes")

@@ -12,7 +12,7 @@
 * ``builds.symbols``: how another puzzle's labels 0..c-1 are written (the
   goal's distinct symbols in sorted order); NULL for Wrapslide (1..c).
 * The ``classes`` view gains ``puzzle`` (the name), and its ``grid`` is
-  computed for the other puzzles too (:func:`wsdb.db.store.puzzle_grid_sql`).
+  computed for the other puzzles too (``sql/0004_sqlite_classes_view.sql``, made by :func:`wsdb.db.grid_sql.classes_view_sql`).
 
 SQLite cannot change a primary key in place, so the three tables are
 copied into new ones (once; minutes for a database of several GB, as
@@ -26,7 +26,7 @@ Create Date: 2026-11-23
 import sqlalchemy as sa
 from alembic import op
 
-from wsdb.db.store import classes_view_sql
+from wsdb.db.migrations import frozen_sql
 
 revision = "0004"
 down_revision = "0003"
@@ -172,13 +172,11 @@ def upgrade() -> None:
         op.execute(PG_VIEW)
     else:
         _copy_sqlite(True)
-        op.execute(classes_view_sql())
+        op.execute(frozen_sql('0004_sqlite_classes_view'))
 
 
 def downgrade() -> None:
     """Back to Wrapslide alone: the other puzzles' rows are dropped."""
-    from wsdb.db.store import grid_sql
-
     op.execute("drop view classes")
     if op.get_bind().dialect.name == "postgresql":
         _swap_pg_keys(False)
@@ -186,6 +184,6 @@ def downgrade() -> None:
         op.execute(OLD_PG_VIEW)
     else:
         _copy_sqlite(False)
-        op.execute(f"create view classes as select n, c, root, rep, {grid_sql()} as grid, depth, parent, "
+        op.execute(f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
                    "orbit_size from class_rows")
     op.drop_table("puzzles")

@@ -1,4 +1,4 @@
-"""Censuses of the other puzzles (wsdb/db/census.py) against the figures
+"""Censuses of the other puzzles (wsdb/engine/census.py) against the figures
 their documents publish (tests/data/puzzles.json) and against a plain
 breadth-first search over tuples whose moves are written here from the
 rules, sharing no code with wsdb."""
@@ -7,7 +7,7 @@ from collections import deque
 
 import pytest
 
-from wsdb.db.census import census, diameter, ranked_census, ranked_table
+from wsdb.engine.census import census, diameter, ranked_census, ranked_table
 from wsdb.errors import WsdbError
 from wsdb.puzzle.catalog import get_puzzle
 from wsdb.puzzle.sliding import SlidingPuzzle
@@ -285,7 +285,7 @@ def test_symmetry_classes_count_the_same_states():
 
 
 def test_too_large_a_census_is_refused_before_memory_runs_out(monkeypatch):
-    import wsdb.db.census as mod
+    import wsdb.engine.census as mod
     monkeypatch.setattr(mod, "MAX_CLASSES", 1000)
     with pytest.raises(WsdbError, match="counted in memory"):
         census(get_puzzle("rubiks-slide-hard", 3))

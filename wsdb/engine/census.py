@@ -1,6 +1,6 @@
 """A census of a puzzle: how many states lie at each distance from the goal,
 and God's number, counted in memory by the builder's breadth-first search
-(:func:`wsdb.db.build.grow`) without storing a class row.
+(:func:`wsdb.engine.bfs.grow`) without storing a class row.
 
 For a puzzle whose states form a group (distinct pieces: every state is a
 permutation of the goal) the graph looks the same from every state, so the
@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine import Engine
-from ..engine.keys import member, sortable
-from ..engine.ranking import UNSEEN, Ranking
 from ..errors import WsdbError
 from ..puzzle import Puzzle
-from ..puzzle.text import state_texts
 from ..puzzle.sliding import SlidingPuzzle
-from .build import Counts, Progress, grow
+from ..puzzle.text import state_texts
+from .bfs import Counts, Progress, grow
+from .engines import Engine
+from .keys import member, sortable
+from .ranking import UNSEEN, Ranking
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
 DIAMETER_STATES = 50_000

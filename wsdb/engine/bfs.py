@@ -1,0 +1,164 @@
+"""The pure breadth-first search over symmetry classes (thesis §3.3), with
+no storage: any store (the SQLite/PostgreSQL builder in :mod:`wsdb.db.build`,
+a census in memory, a distributed engine) drives it level by level.
+
+Level d+1 is every neighbour class of level d that is not in level d or d-1
+(a class can reappear no more than two levels up, thesis Figure 3.8), so only
+three levels are ever held for deduplication. Each level is expanded by one
+kernel call; deduplication is a sort. Because a level is computed from the
+sorted level above, a search resumed from stored levels grows exactly the
+levels an uninterrupted one grows.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import WsdbError
+from .engines import Engine
+from .keys import distinct, member, sortable, unsortable
+
+#: Wrapslide's level 0: every solved state (``all``) or the thesis' one root (``single``)
+ROOTS = ("all", "single")
+
+
+@dataclass
+class Level:
+    """One depth of the tree: sorted representatives, a parent of each, orbit sizes."""
+
+    depth: int
+    reps: np.ndarray        # (L, W) uint64, ascending
+    parents: np.ndarray     # (L, W) uint64 (unused at depth 0)
+    orbits: np.ndarray      # (L,) int64
+
+    @property
+    def classes(self) -> int:
+        return len(self.reps)
+
+    @property
+    def states(self) -> int:
+        return int(self.orbits.sum())
+
+
+@dataclass
+class Counts:
+    """A level known by its counts only (a level stored by an earlier run)."""
+
+    depth: int
+    classes: int
+    states: int
+
+
+@dataclass
+class Tree:
+    """A finished (or depth-limited) state enumeration tree; ``levels`` are
+    :class:`Level` objects, or :class:`Counts` for levels a resumed build
+    found already stored."""
+
+    n: int
+    c: int
+    root: str
+    max_depth: int | None
+    complete: bool
+    seconds: float
+    levels: list[Level] = field(default_factory=list)
+    puzzle: str = "wrapslide"
+
+    @property
+    def height(self) -> int:
+        return len(self.levels) - 1
+
+    @property
+    def classes(self) -> int:
+        return sum(lv.classes for lv in self.levels)
+
+    @property
+    def states(self) -> int:
+        return sum(lv.states for lv in self.levels)
+
+
+Progress = Callable[[Level, float], None]
+
+
+def roots(eng: Engine, root: str) -> np.ndarray:
+    """Level 0: the classes of all solved states, or of the thesis' one
+    root; for another puzzle, its goal (which ``root`` then names)."""
+    if eng.puzzle.name != "wrapslide":
+        cells = eng.puzzle.solved
+    elif root not in ROOTS:
+        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
+    else:
+        cells = eng.puzzle.solved if root == "all" else eng.puzzle.single_root()[None]
+    reps = eng.canonical(eng.encode(cells))
+    return unsortable(distinct(sortable(reps)), eng.layout.words)
+
+
+def dedupe(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct keys (as a sortable view) and the first row holding each.
+
+    When a key and a row number fit one word together they are packed in
+    place (``children`` is consumed) and sorted as plain integers: halves
+    in parallel threads (numpy releases the GIL while sorting), then merged
+    keeping each key's first row. Otherwise np.unique."""
+    rows = len(children)
+    ib = max(int(rows - 1).bit_length(), 1)
+    top = int(children[:, 0].max()).bit_length() if rows else 0
+    if children.shape[1] > 1 or top + ib > 64:
+        return np.unique(sortable(children), return_index=True)
+    from . import kernels
+
+    packed = children.reshape(-1)
+    kernels.pack_rows(packed, ib)
+    mid = rows // 2
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(np.ndarray.sort, (packed[:mid], packed[mid:])))
+    chosen = kernels.merge_first(packed[:mid], packed[mid:], ib)
+    return chosen >> np.uint64(ib), (chosen & np.uint64((1 << ib) - 1)).astype(np.int64)
+
+
+def next_level(eng: Engine, level: Level, seen_prev: np.ndarray) -> Level | None:
+    """Level d+1 from level d and the sorted keys of level d-1; None when
+    nothing new is reached (the tree is complete)."""
+    uniq, first_at = dedupe(eng.expand(level.reps))
+    fresh = ~member(sortable(level.reps), uniq)[0] & ~member(seen_prev, uniq)[0]
+    if not fresh.any():
+        return None
+    reps = unsortable(uniq[fresh], eng.layout.words)
+    parents = level.reps[first_at[fresh] // eng.nmoves]
+    return Level(level.depth + 1, reps, parents, eng.orbit_sizes(reps))
+
+
+def first_level(eng: Engine, root: str) -> Level:
+    first = roots(eng, root)
+    return Level(0, first, np.zeros_like(first), eng.orbit_sizes(first))
+
+
+def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
+         progress: Progress | None = None, max_classes: int | None = None) -> Tree:
+    """Run the breadth-first search in memory and return the tree (every
+    level with its arrays; :func:`build` stores instead). A level of more
+    than ``max_classes`` classes is not expanded: WsdbError instead."""
+    t0 = time.perf_counter()
+    level = first_level(eng, root)
+    tree = Tree(eng.puzzle.n, eng.puzzle.c, root, max_depth, False, 0.0, [level], eng.puzzle.name)
+    if progress:
+        progress(level, time.perf_counter() - t0)
+    seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
+    while max_depth is None or level.depth < max_depth:
+        if max_classes is not None and level.classes > max_classes:
+            raise WsdbError(f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
+                            f"than the {max_classes:,} counted in memory")
+        nxt = next_level(eng, level, seen_prev)
+        if nxt is None:
+            tree.complete = True
+            break
+        seen_prev, level = sortable(level.reps), nxt
+        tree.levels.append(level)
+        if progress:
+            progress(level, time.perf_counter() - t0)
+    tree.seconds = time.perf_counter() - t0
+    return tree

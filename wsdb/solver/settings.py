@@ -1,0 +1,118 @@
+"""Every tuning knob of the solver in one place: beam widths, time shares,
+search sizes and the depths trees are held to. Each says what it was
+measured against; the modules named in each section read them from here."""
+
+# What a solve does, and for how long (solve.py, methods.py)
+
+DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
+#: beam width per (n, c): as wide as fits about a second per state on 2 cores
+BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
+DEFAULT_WIDTH = 5000
+RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
+#: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
+#: on 8x8 two colours the forward search reaches 6 levels (with the tree held to depth 9,
+#: :data:`DERIVED`: exact answers up to 15, else a proven 16) in 1-6 s; elsewhere,
+#: where the beam needs the time, a cheap first look of 4-5 levels (0.2-0.5 s) that still
+#: lifts the bounds by 3-4 moves;
+#: on 6x6 only 3-4 levels (0.05 s): the same lengths, bounds one lower, and a state takes
+#: 0.3 s instead of 0.75 s (three colours), 0.9 s instead of 1.5 s (four)
+MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
+PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
+                            # guide the beam to shorter answers)
+RUN_AT_LEAST = 0.3          # seconds: with an answer, a run of the phases starts if this is left
+                            # (it stops where it cannot beat the answer, so even a short run may)
+AGAIN_WIDTH = {4: 4000}     # per colour count, the last phase's beam when run again on the time
+                            # left after every order, from the starts the shortest earlier phases
+                            # reached (240 splits of 20 states, time unlimited: best of 12 at
+                            # 1,000 wide 55.8 moves, with the 4 such starts again 4,000 wide 54.2)
+AGAIN_RUNS = 4              # such starts at most
+AGAIN_AT_LEAST = 0.5        # seconds left for one (a wide last phase takes about 1 s)
+FINISH_SHARE = 0.15         # of the time limit, left by the phases for repairs and cell exchanges
+                            # while no run of the phases has finished
+EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
+REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
+PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
+MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
+RESERVE = 0.05              # of the time limit, kept for what follows a search (the last beam
+                            # level, the stored tail, checking the answer): 8x8 states took
+                            # up to 10.35 s of 10 without it
+
+# Guides (guide.py)
+
+ZOBRIST_SEED = 20161   # fixed: searches are reproducible
+#: grids without a gather table whose beams the two-colour tree guides: 8x8 four colours
+#: (the last phase, splitting two colours, 39 -> about 24 moves); on three colours the misfit
+#: count guides better (12 states: 37.0 moves against 40.6)
+GATHER_TREES = {(8, 4)}
+
+# IDA*, --method optimal (ida.py)
+
+IDA_NODES_PER_SECOND = 2_500_000   # measured 3.0-3.5 M/s on 6x6 here; budgets keep the deadline
+IDA_LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
+IDA_CALL_NODES = 2_000_000  # nodes per stream and kernel call, so the deadline is checked often
+
+# Meet in the middle (meet.py)
+
+MEET_CHUNK = 1 << 15           # frontier classes expanded per kernel call
+MEET_KEEP = 8_000_000          # children of a level worth deduplicating into a frontier: the level
+                          # after one of 8 M children costs ~20x, beyond any time limit
+
+# Phases: 8x8 three and four colours (phases.py)
+
+#: beam width per colour count of a phase on 8x8
+PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-colour tree,
+                                              # four tree lookups a child
+PHASE_MEET_TRIES = 3                # best beam states meet in the middle starts from, per phase
+PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
+                              # three and four colours the fifth (~2 M children, ~1.5 s);
+                              # deduplicating it (two-word keys) would take 6 s more
+PHASE_MEET_SECONDS = 2.0            # at most, per try
+FIRST_PHASE_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
+                              # five levels, exact up to 14 moves with the derived tree (~0.5 s)
+PHASE_REPAIR_SECONDS = 1.5          # at most, for repairing a stalled phase before the last
+PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
+                              # best answer capping later runs, a patient beam costs little (20
+                              # states, four colours: 56.3 moves against 57.9 with 8, where a state
+                              # whose every run stalled ended in repairs)
+LAST_PHASE_AT_LEAST = {8: 16}       # per grid size, moves the last four-colour phase takes at fewest (on
+                              # 8x8 its shortest in 240 runs: 20 states x 12 orders); a run that
+                              # cannot beat the best answer by then stops before it
+
+# Repairs (repair.py)
+
+#: (children of a level at most, cycles tried): a first look of three forward levels (on 8x8
+#: up to 10 moves, ~10 ms a cycle), then four (11 moves, ~60 ms). Five (12 moves) would take
+#: ~1 s a cycle, in one kernel call that no deadline interrupts: a cell exchange is cheaper.
+REPAIR_LADDER = ((1_000, 24), (30_000, 6))
+REPAIR_GOOD = 0.25                   # cells fixed per move that end the screening at once (a pair in 8)
+REPAIR_WHOLE_UP_TO = 6               # misplaced cells at most for trying the whole state at once
+REPAIR_DEEP_WHEN = 2.0               # seconds left at least, for a table step's deeper searches
+REPAIR_TRIES = REPAIR_LADDER[0][1]          # candidates of each kind drawn per step
+
+# Trees held deeper than stored (tables.py)
+
+#: grids whose tree the solver deepens in memory beyond the stored default:
+#: (height held exactly, height with one more level held as a filter). The
+#: 8x8 two-colour tree is stored to depth 7 (3.2 M classes); its eighth level
+#: (35.9 M classes, 290 MB) is held exactly and its ninth (about 400 M) as a
+#: 1 GiB filter. Meet in the middle then answers exactly up to 15 moves
+#: instead of 13, the phases' later grids hit their trees sooner, and IDA*
+#: hands over to the 6x6 three-colour tree one level earlier (README, "Solver").
+DERIVED = {(6, 3): (8, 9), (8, 2): (8, 9), (8, 3): (7, 8)}
+#: minutes deriving them takes once on 2 cores (measured), for the notice before the first solve
+DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}
+DERIVE_GROWTH = 12        # a level of 8x8 two colours is 11-13 times the one before
+FILTER_CHUNK = 1 << 20
+
+# The thesis' heuristic, Table 4.1 (thesis.py)
+
+#: Table 4.1 (m_i per level) and the maximum depth / k of §4.2, by colours
+THESIS_M_I = {2: (3, 8, 13, 16), 3: (3, 8, 13, 16, 25, 30), 4: (3, 8, 13, 16, 25, 30, 40, 55)}
+THESIS_K_BEST = {2: 10, 3: 15, 4: 20}
+THESIS_PATIENCE = 1   # iterations without a better objective before the tree is consulted
+
+# Transposition tables (transpositions.py)
+
+SWAP_MOVES_MAX = 24                # moves per entry at most (beyond: left out, as unreachable)
+SWAP_REACH = 3_000_000         # children of meet in the middle's last deduplicated level: on
+                          # 8x8 six forward levels, so every pair (at most 13 moves) is found
