@@ -1,12 +1,14 @@
 """Shared fixtures: reference numbers, small built databases, a CLI runner,
 the brute-force checker. Tests get these as fixtures; none imports this file."""
 import json
+import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import wsdb
+import wsdb.db.location
 from wsdb.cli import main
 
 from .bruteforce import brute_force
@@ -15,7 +17,51 @@ REFERENCE = Path(__file__).resolve().parent / "data" / "thesis.json"
 PUZZLES = Path(__file__).resolve().parent / "data" / "puzzles.json"
 
 
-def pytest_collection_modifyitems(items):
+#: where pytest started: the user's own default database is ./db/wsdb.sqlite here
+START = Path.cwd()
+
+
+class _GuardedDefault(str):
+    """``wsdb.db.location.DEFAULT_DB`` during the tests: naming no database
+    from the directory pytest started in would open the user's own
+    ./db/wsdb.sqlite, so it fails the test instead. A test of the default
+    itself moves to its tmp_path first (``monkeypatch.chdir``)."""
+
+    def __str__(self):
+        if Path.cwd() == START:
+            pytest.fail("this test opens the default database ./db/wsdb.sqlite, the user's own: give it a "
+                        "database (db=..., --db) or monkeypatch.chdir(tmp_path) first", pytrace=False)
+        return str.__str__(self)
+
+
+def _db_folder() -> dict:
+    folder = START / "db"
+    return {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} if folder.is_dir() else {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def users_database_untouched():
+    """No test reads or writes the user's database: the default path is
+    guarded in this process, $WSDB_DB is cleared for the tests (subprocesses
+    included), and the ./db folder must be as it was when the run ends."""
+    saved_env, saved_default = os.environ.pop("WSDB_DB", None), wsdb.db.location.DEFAULT_DB
+    wsdb.db.location.DEFAULT_DB = _GuardedDefault(saved_default)
+    before = _db_folder()
+    yield
+    wsdb.db.location.DEFAULT_DB = saved_default
+    if saved_env is not None:
+        os.environ["WSDB_DB"] = saved_env
+    assert _db_folder() == before, f"the tests changed {START / 'db'}"
+
+
+def pytest_collection_modifyitems(config, items):
+    # slow tests run only when -m names them (pytest -m slow), so that
+    # `pytest -m "not integration"` alone is the quick inner loop
+    if "slow" not in (config.option.markexpr or ""):
+        slow = [item for item in items if item.get_closest_marker("slow")]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker("slow")]
     # tests that read published numbers also run from a lone copy of the
     # repository (tests/test_standalone.py), by this marker
     for item in items:

@@ -158,6 +158,7 @@ def test_random_bad_input(run, args):
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
+@pytest.mark.integration
 def test_executable_lookup_writes_everything_before_its_fast_exit(db4):
     """`wsdb lookup` leaves by os._exit (no interpreter teardown): its whole
     answer must still reach a pipe, and errors keep their exit status."""

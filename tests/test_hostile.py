@@ -238,6 +238,7 @@ def run_wsdb(*args, input=None):
                           input=input, timeout=300)
 
 
+@pytest.mark.integration
 def test_read_only_filesystem(tmp_path, db4):
     with tmpfs(tmp_path, "64m") as where:
         db = where / "wsdb.sqlite"
@@ -261,6 +262,7 @@ def test_read_only_filesystem(tmp_path, db4):
         assert row_checksum(db) == before
 
 
+@pytest.mark.integration
 def test_full_disk_keeps_the_old_data_and_resumes(tmp_path, db4):
     with tmpfs(tmp_path, "1m") as where:
         db = where / "wsdb.sqlite"

@@ -1,12 +1,16 @@
 """The repository stands alone: nothing in it names a folder beside it,
 and the tests that read files (published numbers, docs) pass, skipping
 nothing, from a copy of the repository placed alone in an empty folder."""
+import pytest
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+#: a copy of the repository, tested in a subprocess
+pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKED = ["wsdb", "tests", "scripts", "docs", "README.md", "pyproject.toml", ".ci"]

@@ -22,6 +22,9 @@ import os, signal, sys
 from wsdb.cli import main
 from wsdb.db import build, store
 
+#: real processes, killed
+pytestmark = pytest.mark.integration
+
 point, depth = sys.argv[1], int(sys.argv[2])
 
 def die():

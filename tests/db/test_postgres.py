@@ -22,6 +22,9 @@ import pytest
 
 import wsdb
 
+#: a PostgreSQL server and CLI processes
+pytestmark = pytest.mark.integration
+
 
 def _server_binaries() -> Path | None:
     for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) + \

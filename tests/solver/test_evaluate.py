@@ -96,6 +96,7 @@ def test_a_named_database_must_exist(run, tmp_path):
     assert res.exit_code == 2 and "no database" in res.stderr and not (tmp_path / "typo.sqlite").exists()
 
 
+@pytest.mark.integration
 def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
     proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
                              "--seed", "2", "--method", "thesis", "--db", str(db)],

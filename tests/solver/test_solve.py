@@ -92,10 +92,11 @@ def test_bad_arguments(db4):
 
 
 @pytest.mark.parametrize("method", ["auto", "beam", "thesis"])
-def test_solved_starts_need_no_search_even_out_of_time(method):
+def test_solved_starts_need_no_search_even_out_of_time(method, tmp_path, monkeypatch):
     """Every 2x2 state is solved (each quadrant is one cell); found by the
     API fuzzer, where a 2x2 state with no time left reached the cell-exchange
-    fallback, which needs n >= 4."""
+    fallback, which needs n >= 4. Without a database (an empty folder)."""
+    monkeypatch.chdir(tmp_path)
     for c in (2, 3, 4):
         p = wrapslide(2, c)
         for cells in random_states(p, 5, seed=c):
@@ -104,3 +105,4 @@ def test_solved_starts_need_no_search_even_out_of_time(method):
     four = wrapslide(4, 4)
     sol = wsdb.solve(format_state(four.solved[7]), method=method, time_limit=1e-9)
     assert sol.length == 0 and sol.optimal
+    assert not (tmp_path / "db").exists()   # nothing written

@@ -15,8 +15,8 @@ from .serving import serving
 
 CHROMIUM = os.environ.get("WSDB_CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")]
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from wsdb.web import create_app
 from .serving import serving
 from .test_page import CHROMIUM, FLAGS
 
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(shutil.which(CHROMIUM) is None,
+                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")]
 
 
 @pytest.fixture(scope="module")

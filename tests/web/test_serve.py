@@ -1,11 +1,15 @@
 """`wsdb serve` as a real process: it says where it listens, serves the
 page and the API, refuses a taken port or a missing database in one line."""
+import pytest
 import json
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+
+#: the real server process
+pytestmark = pytest.mark.integration
 
 
 def free_port() -> int:
