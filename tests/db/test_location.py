@@ -40,3 +40,13 @@ def test_open_if_present_only_excuses_the_default(tmp_path, monkeypatch):
     assert Store.open_if_present(None) is None
     with pytest.raises(WsdbError, match="no database"):
         Store.open_if_present(tmp_path / "named.sqlite")
+
+
+def test_postgresql_without_its_driver_is_one_line(run, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a))
+    with pytest.raises(WsdbError, match=r"pip install 'wsdb\[postgresql\]'"):
+        resolve("postgresql://h/w")
+    res = run("lookup", "1122/1122/3344/3344", "--db", "postgresql://127.0.0.1:1/wsdb")
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1 and "psycopg" in res.stderr

@@ -104,3 +104,18 @@ def test_batch_parser_agrees_with_parse_state(texts):
         for i, row in zip(positions.tolist(), cells.tolist()):
             got[i] = (n, c, row)
     assert [got[i] for i in range(len(texts))] == verdicts
+
+
+@pytest.mark.parametrize("state, expected", [
+    ("1111/2222/3333/4444", None),
+    ("1111/1111/2222/3334", "expected four colours with 4 cells each"),
+    ("1112/1122/2223/3333", "expected two colours with 4 cells and one with 8"),
+    ("1111/1111/1112/2222", "expected one colour with 4 cells and one with 12"),
+])
+def test_colour_count_messages_read_naturally(state, expected):
+    if expected is None:
+        parse_state(state)
+        return
+    with pytest.raises(WsdbError) as e:
+        parse_state(state)
+    assert str(e.value).endswith(expected) and "(s)" not in str(e.value)

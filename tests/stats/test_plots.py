@@ -36,3 +36,27 @@ def test_partial_builds_are_drawn_and_an_empty_database_refused(tmp_path):
 def test_unwritable_target_is_one_line(run, db4, tmp_path):
     res = run("stats", "--plot", tmp_path / "missing" / "f.png", "--db", db4)
     assert res.exit_code == 2 and "cannot write" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("panels", [1, 3])
+def test_titles_fit_inside_the_figure(panels):
+    # the symmetry figure's title was cut off at both sides on one panel
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from wsdb.stats.plots import suptitle
+
+    fig, _ = plt.subplots(1, panels, figsize=(4.2 * panels, 3.0), constrained_layout=True)
+    suptitle(fig, "Wrapslide: how symmetric the classes are (orbit size = group order / symmetries)")
+    fig.canvas.draw()
+    box = fig._suptitle.get_window_extent(fig.canvas.get_renderer())
+    whole = fig.bbox
+    plt.close(fig)
+    assert box.x0 >= whole.x0 and box.x1 <= whole.x1 and box.y1 <= whole.y1
+
+
+def test_one_build_draws_a_whole_title(tmp_path):
+    db = tmp_path / "one.sqlite"
+    wsdb.build(4, 2, db=db)
+    out = plot_symmetry(db, tmp_path / "s.png", n=4, c=2)
+    assert out.stat().st_size > 0

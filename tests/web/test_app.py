@@ -113,3 +113,15 @@ def test_fuzzer_finds_stay_fixed(client):
     """Cases schemathesis found: a 2x2 state named by letters, with no time."""
     res = client.post("/api/solve", json={"state": "auto", "time_limit": 9.6e-119})
     assert res.status_code == 200 and res.json()["length"] == 0
+
+
+def test_api_docs_work_offline(client):
+    # /docs and /redoc load every asset from the server itself, none from a CDN
+    import re
+    for page in ("/docs", "/redoc"):
+        html = client.get(page)
+        assert html.status_code == 200
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html.text)
+        assert assets and not [a for a in assets if "://" in a]
+        for asset in assets:
+            assert client.get(asset).status_code == 200, asset

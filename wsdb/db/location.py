@@ -6,6 +6,7 @@ for a shared server); anything else is a file path.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +60,9 @@ def resolve(db: str | os.PathLike | None) -> Location:
     if backend in ("postgresql", "postgres"):
         # users write postgresql://...; wsdb talks to it through psycopg 3
         url = url.set(drivername="postgresql+psycopg")
+        if importlib.util.find_spec("psycopg") is None:
+            raise WsdbError("a postgresql:// database needs its driver, psycopg 3, which is not installed: "
+                            "pip install 'wsdb[postgresql]'")
         return Location(url.render_as_string(hide_password=False), None, explicit)
     if backend != "sqlite":
         raise WsdbError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")

@@ -46,7 +46,7 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     if sorted(counts.tolist()) != want:
         got = ", ".join(f"{chr(s)}x{k}" for s, k in zip(symbols, counts))
         raise WsdbError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: "
-                        f"expected {c - 1} colour(s) with {q} cells and one with {(5 - c) * q}")
+                        f"expected {expected_counts(c, q)}")
     # Equal-count colours keep their sorted symbol order; the big one goes last.
     order = sorted(range(c), key=lambda i: (counts[i] > q, i))
     lut = {int(symbols[i]): col for col, i in enumerate(order)}
@@ -54,6 +54,15 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     for sym, col in lut.items():
         cells[codes == sym] = col
     return puzzle, cells
+
+
+def expected_counts(c: int, q: int) -> str:
+    """The colour counts of a c-colour grid in words: c - 1 colours of q
+    cells (a quadrant) and one of (5 - c) q (thesis §1.1)."""
+    words = {1: "one colour", 2: "two colours", 3: "three colours", 4: "four colours"}
+    if c == 4:
+        return f"{words[4]} with {q} cells each"
+    return f"{words[c - 1]} with {q} cells and one with {(5 - c) * q}"
 
 
 def parse_states(states: list[str]) -> list[tuple[Puzzle, np.ndarray]]:

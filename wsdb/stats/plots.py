@@ -79,7 +79,7 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    fig.suptitle(f"{_title(puzzle)}: states and classes per depth", fontsize=13)
+    suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
     return save_png(fig, path)
 
 
@@ -105,8 +105,7 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
-    fig.suptitle(f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)",
-                 fontsize=12)
+    suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
     return save_png(fig, path)
 
 
@@ -121,6 +120,15 @@ def _panel(puzzle: str, n: int, c: int) -> str:
 
 def _title(puzzle: str) -> str:
     return "Wrapslide" if puzzle == "wrapslide" else puzzle
+
+
+def suptitle(fig, text: str, fontsize: int = 12) -> None:
+    """The figure's title, wrapped to the figure's width: a figure of one
+    panel is 4.2 inches wide, too narrow for a title on one line."""
+    import textwrap
+
+    chars = max(int(fig.get_figwidth() * 72 / (0.55 * fontsize)), 20)   # a character is ~0.55 em wide
+    fig.suptitle(textwrap.fill(text, chars), fontsize=fontsize)
 
 
 def save_png(fig, path) -> Path:

@@ -18,10 +18,11 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
 from ..db.lookup import Answer
@@ -137,7 +138,8 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
             on_ready()
         yield
 
-    app = FastAPI(title="wsdb", summary="Exact distances and solutions for Wrapslide", lifespan=lifespan,
+    # /docs and /redoc serve Swagger UI and ReDoc from the package, not a CDN: they work offline
+    app = FastAPIOffline(title="wsdb", summary="Exact distances and solutions for Wrapslide", lifespan=lifespan,
                   description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's `--json`.")
     gate = app.state.gate = Gate(max_busy)
     app.state.db = db     # read at each request, so a test can point a built app elsewhere
