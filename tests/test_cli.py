@@ -116,7 +116,7 @@ def test_solve_says_before_deriving_deeper_trees(run, tmp_path, monkeypatch):
     assert derivation_minutes(db, 4) == derivation_minutes(db, 4, 4) == 0.5 and derivation_minutes(db, 6) == 0
     assert first_solve_waits(db) == {4: 0.5}
     first = run("solve", state, "--db", db)
-    assert first.exit_code == 0 and "deriving the solver's deeper 4x4 trees" in first.stderr
+    assert first.exit_code == 0 and "deriving the solver's deeper 4x4 4-colour tree" in first.stderr
     again = run("solve", state, "--db", db)
     assert again.exit_code == 0 and "deriving" not in again.stderr and derivation_minutes(db, 4) == 0
     assert first_solve_waits(db) == {}

@@ -44,6 +44,22 @@ def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per line) for scripts.")(f)
 
 
+def quiet_option(f):
+    """--quiet, and what the library says while it works (wsdb.notices:
+    deriving tables, compiling kernels, a long level) on stderr unless
+    quiet, so that no wait of over 2 seconds is silent."""
+    @functools.wraps(f)
+    def wrapper(*args, quiet=False, **kwargs):
+        if quiet:
+            return f(*args, quiet=quiet, **kwargs)
+        from .notices import listening
+
+        with listening(lambda text: click.echo(f"wsdb: {text}", err=True)):
+            return f(*args, quiet=quiet, **kwargs)
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="Say nothing on stderr while working (progress, compiling, deriving).")(wrapper)
+
+
 def clean_errors(f):
     """Turn WsdbError into one line on stderr and exit status 2."""
     @functools.wraps(f)
@@ -158,7 +174,7 @@ def columns_option(f):
               help="Grow from all solved states (true distances) or from the thesis' single root "
                    "(reproduces its Table 3.4 for three colours).")
 @click.option("--force", is_flag=True, help="Rebuild even if a finished build is stored.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@quiet_option
 @db_option
 @json_option
 @clean_errors
@@ -199,8 +215,6 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     def starting():
         if not quiet:
             click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
-            if puzzle == "wrapslide":
-                _compile_notice(n, c)
 
     try:
         if puzzle == "wrapslide":
@@ -255,7 +269,7 @@ def _level_lines(quiet: bool):
               help="classes (the default): levels of symmetry classes, any goal, up to 10 M classes "
                    "a level. ranked (the sliding puzzle's only one): distinct pieces, one byte per "
                    "state of the group (Rubik's Slide 4x4 hard: 1.6 GB, about 9 minutes on 2 cores).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@quiet_option
 @json_option
 @clean_errors
 def census(puzzle, n, m, c, goal, diameter, method, quiet, as_json):
@@ -307,32 +321,6 @@ def census(puzzle, n, m, c, goal, diameter, method, quiet, as_json):
     if result.farthest:
         some = "" if len(result.farthest) == result.states[-1] else f" (the first {len(result.farthest)} by rank)"
         click.echo(f"at distance {result.height}{some}: {' '.join(result.farthest)}")
-
-
-def _derive_notice(n: int, c: int, db) -> None:
-    """Say so before the solver derives its deepened trees (once per
-    database: minutes on 8x8)."""
-    from .solver.solve import derivation_minutes
-
-    minutes = derivation_minutes(db, n, c)
-    if minutes:
-        click.echo(f"wsdb: deriving the solver's deeper {n}x{n} trees from the database, once, about "
-                   f"{minutes:g} min", err=True)
-
-
-def _compile_notice(n: int, c: int, solver: bool = False) -> None:
-    """Say so before numba compiles kernels (once per install and grid
-    kind; a silent minute otherwise)."""
-    from .engine import get_engine
-
-    ready = get_engine(n, c).compiled()
-    if solver:
-        from .engine.kernels import cached
-        from .solver import kernels
-
-        ready = ready and cached(kernels.score_children)
-    if not ready:
-        click.echo("wsdb: compiling kernels, once, about 30-60 s", err=True)
 
 
 def _read_states(state: str) -> list[str]:
@@ -397,10 +385,11 @@ def lookup(state, puzzle, goal, db, as_json):
 @click.option("--length-only", is_flag=True,
               help="Report the length without the moves (skips rebuilding the stored tail).")
 @puzzle_options
+@quiet_option
 @db_option
 @json_option
 @clean_errors
-def solve(state, method, time_limit, length_only, puzzle, goal, db, as_json):
+def solve(state, method, time_limit, length_only, puzzle, goal, quiet, db, as_json):
     """A short (often optimal) move sequence solving STATE, with a proven
     lower bound on the optimal length.
 
@@ -423,12 +412,6 @@ def solve(state, method, time_limit, length_only, puzzle, goal, db, as_json):
     states = _read_states(state)
     solutions = iter_solve(states, db=db, method=method, time_limit=time_limit, length_only=length_only,
                            puzzle=puzzle, goal=goal)   # checks everything before anything runs
-    if states and puzzle == "wrapslide":
-        from .puzzle import parse_state
-
-        first = parse_state(states[0])[0]
-        _compile_notice(first.n, first.c, solver=True)
-        _derive_notice(first.n, first.c, db)
     for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
@@ -448,10 +431,11 @@ def solve(state, method, time_limit, length_only, puzzle, goal, db, as_json):
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="The solver method to measure (see `wsdb solve --help`).")
 @click.option("--time-limit", type=float, default=None, metavar="S", help="Seconds per state (default 10).")
+@quiet_option
 @db_option
 @json_option
 @clean_errors
-def eval_cmd(n, c, count, seed, method, time_limit, db, as_json):
+def eval_cmd(n, c, count, seed, method, time_limit, quiet, db, as_json):
     """Solve random states with one method and store every answer in the
     database: a `solve_runs` row (method, settings, seed, wsdb version,
     machine, date) and one `solves` row per state (length, lower bound,
@@ -471,8 +455,6 @@ def eval_cmd(n, c, count, seed, method, time_limit, db, as_json):
 
     check_grid(n, c)
     seed = _seed_or_fresh(seed)
-    _compile_notice(n, c, solver=True)
-    _derive_notice(n, c, db)
     evaluation = Evaluation(n, c, count, seed, method, time_limit, db)   # checks, then loads the tables
     lengths = []
     with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr,
@@ -523,10 +505,11 @@ def apply(state, moves, puzzle, goal, as_json):
 @click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours.")
 @click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True)
 @puzzle_options
+@quiet_option
 @db_option
 @json_option
 @clean_errors
-def verify(n, m, c, root, puzzle, goal, db, as_json):
+def verify(n, m, c, root, puzzle, goal, quiet, db, as_json):
     """Prove a stored build right: parents one level up and one move away,
     neighbours at most one level deeper, counts and orbit sizes consistent.
     Exit 1 naming the first violation. Another puzzle's tree with --puzzle
@@ -897,9 +880,10 @@ def _seed_or_fresh(seed: int | None) -> int:
 @puzzle_options
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
               help="Default: from FILE's suffix.")
+@quiet_option
 @db_option
 @clean_errors
-def export(file, n, c, root, m, puzzle, goal, fmt, db):
+def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
     """Write the classes of one build to FILE (CSV or Parquet): rep, grid,
     depth, parent, orbit_size. Streams in chunks, so big builds export in
     bounded memory; the file appears only when it is complete.

@@ -28,6 +28,7 @@ import numpy as np
 from ..engine import Engine, get_engine, puzzle_engine
 from ..engine.bfs import roots
 from ..engine.keys import distinct, member, sortable, unsortable
+from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from .lookup import tree_root
@@ -182,7 +183,8 @@ def _verify(store: Store, eng, root: str) -> Report:
     p = eng.puzzle
     n, c = p.n, p.c
     build = store.require_build(n, c, root, p.name)
-    t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
+    with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
+        t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
     whole = ", summing to all states" if p.name == "wrapslide" else ", closed under the moves"
     checks = [
         ("representatives canonical, roots right", representatives_and_roots),
@@ -193,7 +195,8 @@ def _verify(store: Store, eng, root: str) -> Report:
     ]
     done: list[str] = []
     for what, check in checks:
-        problem = check(t)
+        with step(f"checking: {what}"):
+            problem = check(t)
         if problem:
             return Report(n, c, root, False, len(t.reps), int(t.orbits.sum()), bool(build["complete"]),
                           problem, tuple(done))

@@ -19,11 +19,15 @@ from typing import Callable
 import numpy as np
 
 from ..errors import WsdbError
+from ..notices import Step, step
 from .engines import Engine
 from .keys import distinct, member, sortable, unsortable
 
 #: Wrapslide's level 0: every solved state (``all``) or the thesis' one root (``single``)
 ROOTS = ("all", "single")
+#: classes expanded per kernel call in a large level: about a second's work on
+#: 2 cores, so a long level reports its progress (and the copy costs little)
+EXPAND_CHUNK = 1 << 20
 
 
 @dataclass
@@ -122,14 +126,37 @@ def dedupe(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def next_level(eng: Engine, level: Level, seen_prev: np.ndarray) -> Level | None:
     """Level d+1 from level d and the sorted keys of level d-1; None when
-    nothing new is reached (the tree is complete)."""
-    uniq, first_at = dedupe(eng.expand(level.reps))
-    fresh = ~member(sortable(level.reps), uniq)[0] & ~member(seen_prev, uniq)[0]
-    if not fresh.any():
-        return None
-    reps = unsortable(uniq[fresh], eng.layout.words)
-    parents = level.reps[first_at[fresh] // eng.nmoves]
-    return Level(level.depth + 1, reps, parents, eng.orbit_sizes(reps))
+    nothing new is reached (the tree is complete). A level of over
+    :data:`EXPAND_CHUNK` classes is expanded a chunk at a time, so a long
+    level reports classes expanded per second (:func:`wsdb.notices.step`)."""
+    with step(f"depth {level.depth + 1}", f"from {level.classes:,} classes") as st:
+        children = expand(eng, level.reps, st)
+        st.status = f"sorting {len(children):,} children"
+        uniq, first_at = dedupe(children)
+        del children
+        st.status = f"keeping the new of {len(uniq):,} distinct children"
+        fresh = ~member(sortable(level.reps), uniq)[0] & ~member(seen_prev, uniq)[0]
+        if not fresh.any():
+            return None
+        reps = unsortable(uniq[fresh], eng.layout.words)
+        parents = level.reps[first_at[fresh] // eng.nmoves]
+        st.status = f"orbit sizes of {len(reps):,} new classes"
+        return Level(level.depth + 1, reps, parents, eng.orbit_sizes(reps))
+
+
+def expand(eng: Engine, reps: np.ndarray, st: Step | None = None) -> np.ndarray:
+    """Every move of every class, canonicalised: ``eng.expand`` a chunk of
+    :data:`EXPAND_CHUNK` classes at a time into one array (the same rows
+    as one call), counting progress into ``st``."""
+    if len(reps) <= EXPAND_CHUNK:
+        return eng.expand(reps)
+    out = np.empty((len(reps) * eng.nmoves, reps.shape[1]), np.uint64)
+    for i in range(0, len(reps), EXPAND_CHUNK):
+        part = reps[i:i + EXPAND_CHUNK]
+        out[i * eng.nmoves:(i + len(part)) * eng.nmoves] = eng.expand(part)
+        if st is not None:
+            st.count(i + len(part), len(reps), "classes expanded")
+    return out
 
 
 def first_level(eng: Engine, root: str) -> Level:

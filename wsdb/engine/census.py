@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import WsdbError
+from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.text import state_texts
@@ -130,7 +131,10 @@ def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = Non
     while max_depth is None or len(states) <= max_depth:
         d = len(states) - 1
         unseen = ranking.reachable - sum(states)
-        found = ranking.grow(table, d, backward=unseen < states[-1])
+        backward = unseen < states[-1]
+        with step(f"depth {d + 1}", f"{'backward from' if backward else 'forward from'} "
+                                    f"{unseen if backward else states[-1]:,} states"):
+            found = ranking.grow(table, d, backward=backward)
         if not found:
             break
         states.append(found)

@@ -33,6 +33,10 @@ import numpy as np
 from numba import get_num_threads, njit, prange, types
 from numba.extending import intrinsic
 
+from .compiling import announce_compiles
+
+announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+
 GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
 
 

@@ -23,6 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .compiling import announce_compiles
+
+announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+
 UNSEEN = 255
 CHUNKS = 4096   # work items per level: enough to balance the threads
 # Threads take contiguous runs of work items, but a level's states can sit

@@ -25,6 +25,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from ..engine.compiling import announce_compiles
+
+announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+
 
 class SearchTables(NamedTuple):
     """What the search kernels read about one grid."""

@@ -37,8 +37,10 @@ import numpy as np
 from ..db.cache import cache_file, cached_array
 from ..db.store import Store
 from ..engine import Engine, get_engine
+from ..engine.bfs import expand
 from ..engine.keyindex import KeyFilter, KeyIndex
 from ..engine.keys import distinct, member, sortable, unsortable
+from ..notices import Step, say, step
 from .settings import DERIVED, DERIVE_GROWTH, DERIVE_MINUTES, FILTER_CHUNK
 
 UNSET = 255
@@ -90,10 +92,12 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
     reps, depths = store.keys_and_depths(n, 2, eng.layout)
     binom = binomials(n * n, q)
     table = np.full(binom[n * n, q], UNSET, np.uint8)
-    step = 1 << 20
-    for i in range(0, len(reps), step):
-        cells = eng.decode(reps[i:i + step])
-        fill_gather(cells, depths[i:i + step].view(np.uint8), eng.puzzle.maps, binom, table)
+    chunk = 1 << 20
+    with step(f"deriving the {n}x{n} gather table from the two-colour tree", "once per database") as st:
+        for i in range(0, len(reps), chunk):
+            cells = eng.decode(reps[i:i + chunk])
+            fill_gather(cells, depths[i:i + chunk].view(np.uint8), eng.puzzle.maps, binom, table)
+            st.count(min(i + chunk, len(reps)), len(reps), "classes")
     if (table == UNSET).any():
         raise ValueError(f"the {n}x{n} two-colour database does not cover every state")
     return table
@@ -188,9 +192,16 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
         def part(name: str):
             def make() -> np.ndarray:   # keys, depths and starts at once, whichever file is missing
                 if not made:
-                    reps, depths = store.keys_and_depths(n, c, eng.layout)
-                    reps, depths = deepen(eng, reps, depths, stored, held)
-                    index, order = KeyIndex.of(reps)
+                    if held > stored:
+                        say(f"deriving the solver's deeper {n}x{n} {c}-colour tree (depth {held}"
+                            + (f", then {filtered} as a filter" if filtered > held else "")
+                            + f") from the stored depth {stored}, once per database"
+                            + (f", about {DERIVE_MINUTES[n, c]:g} min" if (n, c) in DERIVE_MINUTES else ""))
+                    with step(f"reading the {n}x{n} {c}-colour tree", "once per database") as st:
+                        reps, depths = store.keys_and_depths(n, c, eng.layout)
+                        reps, depths = deepen(eng, reps, depths, stored, held, st)
+                        st.status = f"hashing {len(reps):,} keys"
+                        index, order = KeyIndex.of(reps)
                     made.update(keys=index.keys, depths=depths[order], starts=index.starts)
                 return made[name]
             return cached_array(store.path, _cache_name(n, c, held, name), build, make, mmap=True)
@@ -239,13 +250,15 @@ def beyond(eg: Endgame) -> KeyFilter:
     asks the filter only about classes the index does not hold)."""
     last = np.ascontiguousarray(eg.index.keys[np.asarray(eg.depths) == eg.held])
     out = KeyFilter.sized(DERIVE_GROWTH * len(last))
-    for lo in range(0, len(last), FILTER_CHUNK):
-        out.add(eg.eng.expand(last[lo:lo + FILTER_CHUNK]))
+    with step(f"the {eg.eng.puzzle.label} tree's depth {eg.held + 1} as a filter", "once per database") as st:
+        for lo in range(0, len(last), FILTER_CHUNK):
+            out.add(eg.eng.expand(last[lo:lo + FILTER_CHUNK]))
+            st.count(min(lo + FILTER_CHUNK, len(last)), len(last), "classes expanded")
     return out
 
 
 def deepen(eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int,
-           height: int) -> tuple[np.ndarray, np.ndarray]:
+           height: int, st: Step | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The levels ``stored + 1 .. height`` of a partial tree, added to its
     sorted representatives and depths: each level is the distinct
     neighbours of the last that are in neither of the two levels before
@@ -254,7 +267,9 @@ def deepen(eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int,
     before, last = view[depths == stored - 1], view[depths == stored]
     keys, levels = [reps], [depths]
     for d in range(stored + 1, height + 1):
-        kids = distinct(sortable(eng.expand(unsortable(last, eng.layout.words))))
+        if st is not None:
+            st.status = f"depth {d} from {last.size:,} classes"
+        kids = distinct(sortable(expand(eng, unsortable(last, eng.layout.words), st)))
         fresh = kids[~member(before, kids)[0] & ~member(last, kids)[0]]
         if fresh.size == 0:
             break

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..db.cache import cached_array
 from ..db.store import Store
+from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.symmetry import geometric_maps
 from .exchange import nearest_goal
@@ -72,8 +73,9 @@ def derive(guide: Guide, store: Store) -> np.ndarray:
     images = move_images(puzzle, maps)
     table = np.full((puzzle.ncells, puzzle.ncells, 1 + SWAP_MOVES_MAX), -1, np.int16)
     done = np.zeros((puzzle.ncells, puzzle.ncells), bool)
-    for i in range(puzzle.ncells):
-        for j in range(i + 1, puzzle.ncells):
+    pairs = int((g[:, None] != g[None, :]).sum()) // 2
+    with step(f"deriving the {puzzle.label} transposition table", "once per database") as st:
+        for i, j in zip(*np.triu_indices(puzzle.ncells, 1)):
             if g[i] == g[j] or done[i, j]:
                 continue
             v = g.copy()
@@ -86,6 +88,7 @@ def derive(guide: Guide, store: Store) -> np.ndarray:
                 if seq is not None and len(seq) <= SWAP_MOVES_MAX:
                     row = [len(seq), *img[seq]]
                     table[a, b, :len(row)] = table[b, a, :len(row)] = row
+            st.count(int(done[g[:, None] != g[None, :]].sum()) // 2, pairs, "cell pairs")
     return table
 
 

@@ -1,0 +1,88 @@
+"""What wsdb says while it works (wsdb/notices.py): nothing for short
+steps, what and how far for long ones, compiles announced, and --quiet."""
+import time
+
+import numpy as np
+import pytest
+
+from wsdb import notices
+from wsdb.engine import bfs, get_engine
+from wsdb.notices import listening, say, step
+
+
+@pytest.fixture
+def heard(monkeypatch):
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.05)
+    monkeypatch.setattr(notices, "EVERY", 0.05)
+    lines = []
+    with listening(lines.append):
+        yield lines
+
+
+def test_nobody_listening_means_nothing_said():
+    with step("quiet work"):
+        pass
+    say("to nobody")   # no listener: nothing to fail
+
+
+def test_a_short_step_says_nothing(heard, monkeypatch):
+    monkeypatch.setattr(notices, "QUIET_FOR", 5.0)
+    with step("quick"):
+        pass
+    assert heard == []
+
+
+def test_a_long_step_says_what_how_far_and_how_long(heard):
+    with step("counting", "about a second") as st:
+        for i in range(1, 6):
+            st.count(i, 5, "things")
+            time.sleep(0.04)
+    assert heard[0].startswith("counting (about a second)")
+    assert any("of 5 things" in line and "a second" in line for line in heard)
+    assert heard[-1].startswith("counting: done in")
+
+
+def test_a_long_level_reports_classes_expanded_inside_it(heard, monkeypatch, thesis):
+    # chunks of 64 classes: the level's progress comes from inside it
+    monkeypatch.setattr(bfs, "EXPAND_CHUNK", 64)
+    eng = get_engine(6, 2)
+    tree = bfs.grow(eng, max_depth=5)
+    slow = eng.expand
+    monkeypatch.setattr(eng, "expand", lambda reps: (time.sleep(0.01), slow(reps))[1])
+    level = bfs.next_level(eng, tree.levels[-1], bfs.sortable(tree.levels[-2].reps))
+    assert level.classes == thesis["classes_per_level"]["6x6_c2_levels_0_to_8_incomplete"][6]
+    assert any(line.startswith("depth 6") and "classes expanded" in line for line in heard)
+
+
+def test_chunked_expansion_is_the_same_as_one_call(monkeypatch):
+    eng = get_engine(4, 4)
+    reps = bfs.grow(eng, max_depth=4).levels[-1].reps
+    whole = eng.expand(reps)
+    monkeypatch.setattr(bfs, "EXPAND_CHUNK", 7)
+    assert np.array_equal(bfs.expand(eng, reps), whole)
+
+
+def test_a_compile_announces_itself(heard, monkeypatch):
+    from numba import njit
+
+    import wsdb.engine.kernels  # noqa: F401  (registers the announcement)
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+
+    @njit
+    def freshly_compiled_kernel(x):
+        return x + 1
+
+    assert freshly_compiled_kernel(1) == 2
+    assert any("compiling kernel freshly_compiled_kernel" in line for line in heard)
+
+
+def test_quiet_silences_and_loud_speaks(run, tmp_path, monkeypatch):
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    monkeypatch.setattr(notices, "EVERY", 0.01)
+    db = tmp_path / "q.sqlite"
+    quiet = run("build", "--n", 4, "--c", 3, "--db", db, "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    loud = run("verify", "--n", 4, "--c", 3, "--db", db)
+    assert loud.exit_code == 0 and "wsdb: checking: parents stored one level up" in loud.stderr
+    silent = run("verify", "--n", 4, "--c", 3, "--db", db, "--quiet")
+    assert silent.exit_code == 0 and silent.stderr == ""
