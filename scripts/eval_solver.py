@@ -8,7 +8,7 @@ Random states are uniform permutations of the colours (as the thesis' "100
 random states"). Times are per state inside one process (tables loaded and
 kernels compiled once, before the clock starts), so they compare with the
 thesis' per-state times. Needs the databases: the two-colour 4x4 and 6x6
-ones and the partial trees (see README, "Solver"); peak memory is printed
+ones and the partial trees (see docs/solver.md); peak memory is printed
 at the end.
 
     python scripts/eval_solver.py --db db/wsdb.sqlite

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Redraw the README's figures from a database holding the default builds
-(`wsdb build` for n = 4, 6, 8 and c = 2, 3, 4; see README "Quick start").
+"""Redraw the docs' figures from a database holding the default builds
+(`wsdb build` for n = 4, 6, 8 and c = 2, 3, 4; see docs/solver.md).
 
     python scripts/plot_stats.py --db db/wsdb.sqlite
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screenshots of `wsdb serve` for the README, taken in headless Chromium.
+"""Screenshots of `wsdb serve` for the docs, taken in headless Chromium.
 
 Starts the server over DB on a free loopback port, paints and solves as a
 player would, and writes PNGs to OUT. The database should hold the 4x4

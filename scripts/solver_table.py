@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's solver table, from the runs `wsdb eval` stored (issue 13).
+"""The solver table of docs/results.md, from the runs `wsdb eval` stored (issue 13).
 
 With --run it first makes the standard runs: 100 states of seed 2016 per
 grid with `auto`, `optimal` on 6x6 three colours, and on 10 six-by-six
@@ -13,10 +13,13 @@ the table is typed in.
 
     python scripts/solver_table.py --db db/wsdb.sqlite --run
     python scripts/solver_table.py --db db/wsdb.sqlite
+    python scripts/solver_table.py --db db/wsdb.sqlite --write   # into docs/results.md
 """
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from wsdb.solver.evaluate import evaluate
 from wsdb.stats import solves
@@ -58,12 +61,26 @@ def main() -> None:
     ap.add_argument("--run", action="store_true", help="make the standard runs first (about an hour)")
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=2016)
+    ap.add_argument("--grid", action="append", default=None,
+                    help="with --run: only these grids, NxNcC (default: every standard run)")
+    ap.add_argument("--write", action="store_true", help="print the table into docs/results.md")
     args = ap.parse_args()
     if args.run:
         for n, c, method, count, limit in STANDARD:
+            if args.grid and f"{n}x{n}c{c}" not in args.grid:
+                continue
             done = evaluate(n, c, count or args.count, args.seed, method, limit, db=args.db)
             print(f"run {done.run_id}: {n}x{n} c{c} {method}, {done.stored} states", flush=True)
-    print(table(args.db))
+    text = table(args.db)
+    print(text)
+    if args.write:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from docs_tables import write
+
+        write("docs/results.md", "solver_table", text,
+              f"`python scripts/solver_table.py {' '.join(sys.argv[1:])}`: the newest finished `wsdb eval` "
+              f"run per grid and method, {args.count} states of seed {args.seed}, times per state with the "
+              "tables loaded")
 
 
 if __name__ == "__main__":

@@ -27,3 +27,40 @@ def test_readme_links_point_at_files():
     text = (ROOT / "README.md").read_text()
     links = re.findall(r"\]\(([^)#]+)\)", text)
     assert links and all((ROOT / link).exists() for link in links), links
+
+
+USER_DOCS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", USER_DOCS)
+def test_links_in_the_docs_point_at_files(page):
+    path = ROOT / page
+    links = [link for link in re.findall(r"\]\(([^)#]+)\)", path.read_text()) if "://" not in link]
+    assert all((path.parent / link).exists() for link in links), links
+
+
+def test_the_readme_is_a_front_door():
+    # about 200 lines: what wsdb is, the two set-up commands on the first screen, a tour, the topic pages
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert len(lines) <= 220
+    first_screen = "\n".join(lines[:45])
+    assert "pip install -e ." in first_screen and "bash .ci/run" in first_screen
+
+
+@pytest.mark.parametrize("page", USER_DOCS)
+def test_user_docs_tell_what_holds_not_how_it_got_there(page):
+    # the history of a figure (issues, tried and not kept) belongs in CHANGELOG.md
+    text = (ROOT / page).read_text()
+    assert not re.findall(r"\bissue \d+|tried and not kept", text, re.I)
+
+
+@pytest.mark.parametrize("page", USER_DOCS)
+def test_generated_tables_say_where_they_were_measured(page):
+    # every block a script writes (scripts/docs_tables.py) is closed, and once
+    # filled starts with the date, the commit and the machine
+    text = (ROOT / page).read_text()
+    begins = re.findall(r"<!-- begin (\S+) -->", text)
+    assert begins == re.findall(r"<!-- end (\S+) -->", text)
+    for name in begins:
+        body = re.search(rf"<!-- begin {name} -->\n(.*?)<!-- end {name} -->", text, re.S).group(1)
+        assert re.match(r"\*Measured \d{4}-\d\d-\d\d at commit \w+.* on \d+ cores, \d+ GiB", body), (page, name)

@@ -1,13 +1,14 @@
 """The repository stands alone: nothing in it names a folder beside it,
 and the tests that read files (published numbers, docs) pass, skipping
 nothing, from a copy of the repository placed alone in an empty folder."""
-import pytest
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 #: a copy of the repository, tested in a subprocess
 pytestmark = pytest.mark.integration

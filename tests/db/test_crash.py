@@ -17,13 +17,13 @@ import pytest
 
 import wsdb
 
+#: real processes, killed
+pytestmark = pytest.mark.integration
+
 DRIVER = r"""
 import os, signal, sys
 from wsdb.cli import main
 from wsdb.db import build, store
-
-#: real processes, killed
-pytestmark = pytest.mark.integration
 
 point, depth = sys.argv[1], int(sys.argv[2])
 

@@ -1,12 +1,13 @@
 """`wsdb serve` as a real process: it says where it listens, serves the
 page and the API, refuses a taken port or a missing database in one line."""
-import pytest
 import json
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+
+import pytest
 
 #: the real server process
 pytestmark = pytest.mark.integration

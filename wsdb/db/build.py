@@ -30,7 +30,7 @@ from .store import Store
 
 #: Depth at which ``build`` stops by default, for grids that cannot be
 #: finished: each fits in under 4 GB and about three minutes on 2 cores
-#: (README, "Databases the solver uses"). Smaller grids are built to the end.
+#: (docs/solver.md, "The databases it uses"). Smaller grids are built to the end.
 DEFAULT_DEPTH = {(6, 3): 8, (6, 4): 8, (8, 2): 7, (8, 3): 6, (8, 4): 7}
 COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
 #: Another puzzle with more arrangements than this is built only to a

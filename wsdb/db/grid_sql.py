@@ -1,5 +1,5 @@
 """The SQL that computes ``classes.grid``, a class's text form, from its key
-(README, "SQL interface"). The migrations execute this SQL as it was when
+(docs/sql.md). The migrations execute this SQL as it was when
 each revision was written, frozen in ``migrations/sql/``; these functions
 made it, and a test checks that they still make the same text, so that a
 change here comes with a new revision instead of rewriting an old one."""

@@ -1,7 +1,7 @@
 """The schema as SQLAlchemy tables, for queries. The Alembic migrations
 (:mod:`wsdb.db.migrations`) own the schema and make it; a test checks that
 these tables describe the same one. The tables are a public interface
-(README, "SQL interface"; docs/sql.md):
+(docs/sql.md):
 
 * ``builds``     one row per build (puzzle, n, c, root, status, complete, ...)
 * ``puzzles``    the puzzles whose trees the database holds, numbered (0: Wrapslide)

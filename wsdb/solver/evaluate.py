@@ -6,7 +6,7 @@ The states are exactly those of ``wsdb random --n N --c C --count K --seed
 S``, so a run can be repeated, or a single state solved again by hand. Each
 state's row is committed as soon as it is solved: an interrupted run keeps
 what it finished (its status says 'interrupted'). The tables are
-``solve_runs`` and ``solves`` (README, "SQL interface"; docs/sql.md).
+``solve_runs`` and ``solves`` (docs/sql.md).
 """
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ transpositions took about 39. Where it still stalls, the transposition
 table (:mod:`.transpositions`) finishes, so that phase skips meet in the
 middle.
 
-Measured on 8x8 (README, "Solver"): three colours 34.3 moves on average
+Measured on 8x8 (docs/solver.md): three colours 34.3 moves on average
 instead of 138 from the direct beam and cell exchanges; four colours 54.6
 (56.5 before the time left went to wider last phases, 57.1 before later
 orders were capped by the best answer, 61.6 before orders shared their

@@ -97,7 +97,7 @@ REPAIR_TRIES = REPAIR_LADDER[0][1]          # candidates of each kind drawn per 
 #: (35.9 M classes, 290 MB) is held exactly and its ninth (about 400 M) as a
 #: 1 GiB filter. Meet in the middle then answers exactly up to 15 moves
 #: instead of 13, the phases' later grids hit their trees sooner, and IDA*
-#: hands over to the 6x6 three-colour tree one level earlier (README, "Solver").
+#: hands over to the 6x6 three-colour tree one level earlier (docs/solver.md).
 DERIVED = {(6, 3): (8, 9), (8, 2): (8, 9), (8, 3): (7, 8)}
 #: minutes deriving them takes once on 2 cores (measured), for the notice before the first solve
 DERIVE_MINUTES = {(6, 3): 3, (8, 2): 3, (8, 3): 6.5}

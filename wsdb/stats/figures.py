@@ -1,7 +1,7 @@
 """The figures of stored builds as pandas DataFrames.
 
 Everything here is computed from the public tables (``builds``, ``levels``,
-``classes``; README "SQL interface"), through the queries of
+``classes``; docs/sql.md), through the queries of
 :mod:`wsdb.db.store`, so it is what a researcher could write in SQL (the
 same figures as SQL are in docs/sql.md). ``wsdb stats`` prints these.
 

@@ -1,0 +1,55 @@
+"""Print a measured table into the docs, in place, with where it was
+measured: the benchmark scripts call :func:`write` with a Markdown table,
+and it replaces whatever stands between the markers
+
+    <!-- begin NAME -->
+    ...
+    <!-- end NAME -->
+
+in the page, so re-running a script regenerates its table. The table is
+preceded by a line saying the date, the commit and the machine, so a
+reader can tell how old a figure is and where it came from."""
+from __future__ import annotations
+
+import os
+import platform
+import re
+import subprocess
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def machine() -> str:
+    """Cores and memory of this machine, e.g. '2 cores, 24 GiB'."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{cores} cores, {memory:.0f} GiB, {platform.machine()}"
+
+
+def commit() -> str:
+    """The commit measured, marked '+changes' when the tree differs from it."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "wsdb")
+    return head + ("+changes" if dirty else "")
+
+
+def provenance(how: str) -> str:
+    """The line above a table: date, commit, machine, and how it was made."""
+    return f"*Measured {date.today().isoformat()} at commit {commit()} on {machine()}; {how}.*"
+
+
+def write(page: str | Path, name: str, table: str, how: str) -> None:
+    """Replace the block ``name`` of ``page`` (relative to the repository)
+    with the provenance line and ``table``. The markers must be there."""
+    path = ROOT / page
+    text = path.read_text()
+    pattern = re.compile(rf"(<!-- begin {re.escape(name)} -->\n).*?(<!-- end {re.escape(name)} -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"{page} has no block {name!r}: add <!-- begin {name} --> and <!-- end {name} -->")
+    body = f"{provenance(how)}\n\n{table.rstrip()}\n"
+    path.write_text(pattern.sub(lambda m: m.group(1) + body + m.group(2), text, count=1))
+    print(f"wrote {name} into {page}")
