@@ -42,7 +42,8 @@ GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
 
 class KeyTables(NamedTuple):
     """One puzzle's permutations as byte tables on keys, and what
-    canonicalisation needs besides."""
+    canonicalisation needs besides; every kernel takes it as ``kt`` (the
+    key tables of docs/architecture.md's glossary)."""
 
     moves: np.ndarray    # (M, chunks*256, W): the moves, any key width
     maps: np.ndarray     # (G, chunks*256, W): every geometric map (GENERAL path)
@@ -201,14 +202,14 @@ def _images1(x, base1, d, half, row_half, full, low, high):
 
 
 @njit(cache=True, inline="always")
-def canonical1(x, ctx):
+def canonical1(x, kt):
     """Class representative of the one-word key x."""
     best = np.uint64(0xFFFFFFFFFFFFFFFF)
-    ncells, k, v0 = ctx.ncells, ctx.k, ctx.valid[0]
-    if ctx.path == PRODUCT1:
-        half, row_half = ctx.half, ctx.row_half
-        full, low, high = ctx.masks[0, 1], ctx.masks[1, 1], ctx.masks[2, 1]
-        base1 = ctx.base1
+    ncells, k, v0 = kt.ncells, kt.k, kt.valid[0]
+    if kt.path == PRODUCT1:
+        half, row_half = kt.half, kt.row_half
+        full, low, high = kt.masks[0, 1], kt.masks[1, 1], kt.masks[2, 1]
+        base1 = kt.base1
         if k <= 1:   # no colours to relabel: the plain minimum
             for d in range(base1.shape[0]):
                 a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
@@ -219,30 +220,30 @@ def canonical1(x, ctx):
             best = min(best, normalise1(a, ncells, k, v0), normalise1(b, ncells, k, v0),
                        normalise1(c, ncells, k, v0), normalise1(e, ncells, k, v0))
         return best
-    for g in range(ctx.maps1.shape[0]):
-        z = normalise1(permute1(x, ctx.maps1, g), ncells, k, v0)
+    for g in range(kt.maps1.shape[0]):
+        z = normalise1(permute1(x, kt.maps1, g), ncells, k, v0)
         if z < best:
             best = z
     return best
 
 
 @njit(cache=True, inline="always")
-def stabiliser1(x, ctx):
+def stabiliser1(x, kt):
     """How many (map, relabelling) pairs fix the representative x."""
     count = 0
-    if ctx.path == PRODUCT1:
-        half, row_half = ctx.half, ctx.row_half
-        full, low, high = ctx.masks[0, 1], ctx.masks[1, 1], ctx.masks[2, 1]
-        for d in range(ctx.base1.shape[0]):
-            y = permute1(x, ctx.base1, d)
+    if kt.path == PRODUCT1:
+        half, row_half = kt.half, kt.row_half
+        full, low, high = kt.masks[0, 1], kt.masks[1, 1], kt.masks[2, 1]
+        for d in range(kt.base1.shape[0]):
+            y = permute1(x, kt.base1, d)
             r = _rows1(y, half, full)
-            count += normalise1(y, ctx.ncells, ctx.k, ctx.valid[0]) == x
-            count += normalise1(r, ctx.ncells, ctx.k, ctx.valid[0]) == x
-            count += normalise1(_cols1(y, row_half, low, high), ctx.ncells, ctx.k, ctx.valid[0]) == x
-            count += normalise1(_cols1(r, row_half, low, high), ctx.ncells, ctx.k, ctx.valid[0]) == x
+            count += normalise1(y, kt.ncells, kt.k, kt.valid[0]) == x
+            count += normalise1(r, kt.ncells, kt.k, kt.valid[0]) == x
+            count += normalise1(_cols1(y, row_half, low, high), kt.ncells, kt.k, kt.valid[0]) == x
+            count += normalise1(_cols1(r, row_half, low, high), kt.ncells, kt.k, kt.valid[0]) == x
         return count
-    for g in range(ctx.maps1.shape[0]):
-        count += normalise1(permute1(x, ctx.maps1, g), ctx.ncells, ctx.k, ctx.valid[0]) == x
+    for g in range(kt.maps1.shape[0]):
+        count += normalise1(permute1(x, kt.maps1, g), kt.ncells, kt.k, kt.valid[0]) == x
     return count
 
 
@@ -288,18 +289,18 @@ def normalise2(hi, lo, ncells, k, valid):
 
 
 @njit(cache=True, inline="always")
-def _rows2(hi, lo, ctx):
-    ah, al = _shl2(hi, lo, ctx.half)
-    bh, bl = _shr2(hi, lo, ctx.half)
-    return (ah | bh) & ctx.masks[0, 0], (al | bl) & ctx.masks[0, 1]
+def _rows2(hi, lo, kt):
+    ah, al = _shl2(hi, lo, kt.half)
+    bh, bl = _shr2(hi, lo, kt.half)
+    return (ah | bh) & kt.masks[0, 0], (al | bl) & kt.masks[0, 1]
 
 
 @njit(cache=True, inline="always")
-def _cols2(hi, lo, ctx):
-    ah, al = _shl2(hi, lo, ctx.row_half)
-    bh, bl = _shr2(hi, lo, ctx.row_half)
-    return ((ah & ctx.masks[2, 0]) | (bh & ctx.masks[1, 0]),
-            (al & ctx.masks[2, 1]) | (bl & ctx.masks[1, 1]))
+def _cols2(hi, lo, kt):
+    ah, al = _shl2(hi, lo, kt.row_half)
+    bh, bl = _shr2(hi, lo, kt.row_half)
+    return ((ah & kt.masks[2, 0]) | (bh & kt.masks[1, 0]),
+            (al & kt.masks[2, 1]) | (bl & kt.masks[1, 1]))
 
 
 @njit(cache=True, inline="always")
@@ -308,46 +309,46 @@ def _less2(ah, al, bh, bl):
 
 
 @njit(cache=True, inline="always")
-def _min2(bh, bl, zh, zl, ctx):
-    zh, zl = normalise2(zh, zl, ctx.ncells, ctx.k, ctx.valid)
+def _min2(bh, bl, zh, zl, kt):
+    zh, zl = normalise2(zh, zl, kt.ncells, kt.k, kt.valid)
     if _less2(zh, zl, bh, bl):
         return zh, zl
     return bh, bl
 
 
 @njit(cache=True, inline="always")
-def canonical2(hi, lo, ctx):
+def canonical2(hi, lo, kt):
     """Class representative of the two-word key (hi, lo) (PRODUCT2 path)."""
     bh = bl = np.uint64(0xFFFFFFFFFFFFFFFF)
-    for d in range(ctx.base.shape[0]):
-        yh, yl = permute2(hi, lo, ctx.base, d)
-        rh, rl = _rows2(yh, yl, ctx)
-        ch, cl = _cols2(yh, yl, ctx)
-        xh, xl = _cols2(rh, rl, ctx)
-        bh, bl = _min2(bh, bl, yh, yl, ctx)
-        bh, bl = _min2(bh, bl, rh, rl, ctx)
-        bh, bl = _min2(bh, bl, ch, cl, ctx)
-        bh, bl = _min2(bh, bl, xh, xl, ctx)
+    for d in range(kt.base.shape[0]):
+        yh, yl = permute2(hi, lo, kt.base, d)
+        rh, rl = _rows2(yh, yl, kt)
+        ch, cl = _cols2(yh, yl, kt)
+        xh, xl = _cols2(rh, rl, kt)
+        bh, bl = _min2(bh, bl, yh, yl, kt)
+        bh, bl = _min2(bh, bl, rh, rl, kt)
+        bh, bl = _min2(bh, bl, ch, cl, kt)
+        bh, bl = _min2(bh, bl, xh, xl, kt)
     return bh, bl
 
 
 @njit(cache=True, inline="always")
-def stabiliser2(hi, lo, ctx):
+def stabiliser2(hi, lo, kt):
     """How many (map, relabelling) pairs fix the representative (hi, lo)."""
     count = 0
-    for d in range(ctx.base.shape[0]):
-        yh, yl = permute2(hi, lo, ctx.base, d)
-        rh, rl = _rows2(yh, yl, ctx)
-        ch, cl = _cols2(yh, yl, ctx)
-        xh, xl = _cols2(rh, rl, ctx)
-        count += _same2(yh, yl, hi, lo, ctx) + _same2(rh, rl, hi, lo, ctx)
-        count += _same2(ch, cl, hi, lo, ctx) + _same2(xh, xl, hi, lo, ctx)
+    for d in range(kt.base.shape[0]):
+        yh, yl = permute2(hi, lo, kt.base, d)
+        rh, rl = _rows2(yh, yl, kt)
+        ch, cl = _cols2(yh, yl, kt)
+        xh, xl = _cols2(rh, rl, kt)
+        count += _same2(yh, yl, hi, lo, kt) + _same2(rh, rl, hi, lo, kt)
+        count += _same2(ch, cl, hi, lo, kt) + _same2(xh, xl, hi, lo, kt)
     return count
 
 
 @njit(cache=True, inline="always")
-def _same2(zh, zl, hi, lo, ctx):
-    zh, zl = normalise2(zh, zl, ctx.ncells, ctx.k, ctx.valid)
+def _same2(zh, zl, hi, lo, kt):
+    zh, zl = normalise2(zh, zl, kt.ncells, kt.k, kt.valid)
     return 1 if zh == hi and zl == lo else 0
 
 
@@ -392,20 +393,20 @@ def normalise(x, ncells, k, valid, sigma, out):
 
 
 @njit(cache=True)
-def canonical_into(x, ctx, tmp, tmp2, sigma, best):
+def canonical_into(x, kt, tmp, tmp2, sigma, best):
     """best = class representative of x: the minimum over all maps and colour
     relabellings (thesis §3.2, §3.4), every map by table (GENERAL path)."""
-    for g in range(ctx.maps.shape[0]):
-        permute(x, ctx.maps, g, tmp)
-        normalise(tmp, ctx.ncells, ctx.k, ctx.valid, sigma, tmp2)
+    for g in range(kt.maps.shape[0]):
+        permute(x, kt.maps, g, tmp)
+        normalise(tmp, kt.ncells, kt.k, kt.valid, sigma, tmp2)
         if g == 0 or less(tmp2, best):
             best[:] = tmp2
 
 
 @njit(cache=True)
-def move_into(x, ctx, m, out):
+def move_into(x, kt, m, out):
     """out = move m applied to x."""
-    permute(x, ctx.moves, m, out)
+    permute(x, kt.moves, m, out)
 
 
 # ---- batch kernels ----------------------------------------------------------------
@@ -413,34 +414,34 @@ def move_into(x, ctx, m, out):
 # takes 10-30 s to compile, once). The engine binds the right set.
 
 @njit(cache=True, parallel=True, nogil=True)
-def canonical_w1(keys, ctx):
+def canonical_w1(keys, kt):
     """Class representatives of many one-word keys."""
     out = np.empty_like(keys)
     for s in prange(keys.shape[0]):
-        out[s, 0] = canonical1(keys[s, 0], ctx)
+        out[s, 0] = canonical1(keys[s, 0], kt)
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def expand_w1(frontier, ctx):
+def expand_w1(frontier, kt):
     """Representatives of every neighbour of every frontier class: row
     s * M + m is move m applied to frontier[s], canonicalised (thesis §3.3)."""
-    nm = ctx.moves1.shape[0]
+    nm = kt.moves1.shape[0]
     out = np.empty((frontier.shape[0] * nm, 1), np.uint64)
     for s in prange(frontier.shape[0]):
         x = frontier[s, 0]
         for m in range(nm):
-            out[s * nm + m, 0] = canonical1(permute1(x, ctx.moves1, m), ctx)
+            out[s * nm + m, 0] = canonical1(permute1(x, kt.moves1, m), kt)
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def stabilisers_w1(reps, ctx):
+def stabilisers_w1(reps, kt):
     """For each representative, how many (map, colour relabelling) pairs fix
     it; the orbit size is the group order divided by this."""
     out = np.zeros(reps.shape[0], np.int64)
     for s in prange(reps.shape[0]):
-        out[s] = stabiliser1(reps[s, 0], ctx)
+        out[s] = stabiliser1(reps[s, 0], kt)
     return out
 
 
@@ -464,7 +465,7 @@ def _colour_cells(v, w, bits):
 
 
 @njit(cache=True, inline="always")
-def signature(hi, lo, ctx):
+def signature(hi, lo, kt):
     """A number shared by every state of a class: power sums, over the
     quadrants, of the counts of each interchangeable colour in them. The
     maps only permute quadrants and relabelling only permutes those
@@ -474,9 +475,9 @@ def signature(hi, lo, ctx):
     a = b = c = _U0
     for q in range(4):
         s2 = s3 = _U0
-        for v in range(max(ctx.k, 1)):
-            cnt = _popcount(_colour_cells(v, hi, ctx.bits) & ctx.quads[q, 0]) + \
-                _popcount(_colour_cells(v, lo, ctx.bits) & ctx.quads[q, 1])
+        for v in range(max(kt.k, 1)):
+            cnt = _popcount(_colour_cells(v, hi, kt.bits) & kt.quads[q, 0]) + \
+                _popcount(_colour_cells(v, lo, kt.bits) & kt.quads[q, 1])
             s2 += cnt * cnt
             s3 += cnt * cnt * cnt
         a += s2
@@ -486,16 +487,16 @@ def signature(hi, lo, ctx):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def step_w1(raw, target, ctx):
+def step_w1(raw, target, kt):
     """For each state, the first move whose result lies in the target class,
     and that result (thesis §4.2, Figure 4.7); move -1 where none does."""
     found = np.full(raw.shape[0], -1, np.int64)
     nxt = np.zeros_like(raw)
     for s in prange(raw.shape[0]):
-        want = signature(_U0, target[s, 0], ctx)
-        for m in range(ctx.moves1.shape[0]):
-            child = permute1(raw[s, 0], ctx.moves1, m)
-            if signature(_U0, child, ctx) == want and canonical1(child, ctx) == target[s, 0]:
+        want = signature(_U0, target[s, 0], kt)
+        for m in range(kt.moves1.shape[0]):
+            child = permute1(raw[s, 0], kt.moves1, m)
+            if signature(_U0, child, kt) == want and canonical1(child, kt) == target[s, 0]:
                 found[s] = m
                 nxt[s, 0] = child
                 break
@@ -503,47 +504,47 @@ def step_w1(raw, target, ctx):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def canonical_w2(keys, ctx):
+def canonical_w2(keys, kt):
     """:func:`canonical_w1` for two-word keys (PRODUCT2 path)."""
     out = np.empty_like(keys)
     for s in prange(keys.shape[0]):
-        out[s, 0], out[s, 1] = canonical2(keys[s, 0], keys[s, 1], ctx)
+        out[s, 0], out[s, 1] = canonical2(keys[s, 0], keys[s, 1], kt)
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def expand_w2(frontier, ctx):
+def expand_w2(frontier, kt):
     """:func:`expand_w1` for two-word keys (PRODUCT2 path)."""
-    nm = ctx.moves.shape[0]
+    nm = kt.moves.shape[0]
     out = np.empty((frontier.shape[0] * nm, 2), np.uint64)
     for s in prange(frontier.shape[0]):
         for m in range(nm):
-            ch, cl = permute2(frontier[s, 0], frontier[s, 1], ctx.moves, m)
-            out[s * nm + m, 0], out[s * nm + m, 1] = canonical2(ch, cl, ctx)
+            ch, cl = permute2(frontier[s, 0], frontier[s, 1], kt.moves, m)
+            out[s * nm + m, 0], out[s * nm + m, 1] = canonical2(ch, cl, kt)
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def stabilisers_w2(reps, ctx):
+def stabilisers_w2(reps, kt):
     """:func:`stabilisers_w1` for two-word keys (PRODUCT2 path)."""
     out = np.zeros(reps.shape[0], np.int64)
     for s in prange(reps.shape[0]):
-        out[s] = stabiliser2(reps[s, 0], reps[s, 1], ctx)
+        out[s] = stabiliser2(reps[s, 0], reps[s, 1], kt)
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def step_w2(raw, target, ctx):
+def step_w2(raw, target, kt):
     """:func:`step_w1` for two-word keys (PRODUCT2 path)."""
     found = np.full(raw.shape[0], -1, np.int64)
     nxt = np.zeros_like(raw)
     for s in prange(raw.shape[0]):
-        want = signature(target[s, 0], target[s, 1], ctx)
-        for m in range(ctx.moves.shape[0]):
-            ch, cl = permute2(raw[s, 0], raw[s, 1], ctx.moves, m)
-            if signature(ch, cl, ctx) != want:
+        want = signature(target[s, 0], target[s, 1], kt)
+        for m in range(kt.moves.shape[0]):
+            ch, cl = permute2(raw[s, 0], raw[s, 1], kt.moves, m)
+            if signature(ch, cl, kt) != want:
                 continue
-            rh, rl = canonical2(ch, cl, ctx)
+            rh, rl = canonical2(ch, cl, kt)
             if rh == target[s, 0] and rl == target[s, 1]:
                 found[s] = m
                 nxt[s, 0], nxt[s, 1] = ch, cl
@@ -552,34 +553,34 @@ def step_w2(raw, target, ctx):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def canonical(keys, ctx):
+def canonical(keys, kt):
     """:func:`canonical_w1` for any key width and any maps (GENERAL path)."""
     n, words = keys.shape
     out = np.empty_like(keys)
     for s in prange(n):
         tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
         sigma = np.empty(4, np.int64)
-        canonical_into(keys[s], ctx, tmp, tmp2, sigma, out[s])
+        canonical_into(keys[s], kt, tmp, tmp2, sigma, out[s])
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def expand(frontier, ctx):
+def expand(frontier, kt):
     """:func:`expand_w1` for any key width and any maps (GENERAL path)."""
     n, words = frontier.shape
-    nm = ctx.moves.shape[0]
+    nm = kt.moves.shape[0]
     out = np.empty((n * nm, words), np.uint64)
     for s in prange(n):
         child, tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64), np.empty(words, np.uint64)
         sigma = np.empty(4, np.int64)
         for m in range(nm):
-            move_into(frontier[s], ctx, m, child)
-            canonical_into(child, ctx, tmp, tmp2, sigma, out[s * nm + m])
+            move_into(frontier[s], kt, m, child)
+            canonical_into(child, kt, tmp, tmp2, sigma, out[s * nm + m])
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def stabilisers(reps, ctx):
+def stabilisers(reps, kt):
     """:func:`stabilisers_w1` for any key width and any maps (GENERAL path)."""
     n, words = reps.shape
     out = np.zeros(n, np.int64)
@@ -587,16 +588,16 @@ def stabilisers(reps, ctx):
         tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
         sigma = np.empty(4, np.int64)
         count = 0
-        for g in range(ctx.maps.shape[0]):
-            permute(reps[s], ctx.maps, g, tmp)
-            normalise(tmp, ctx.ncells, ctx.k, ctx.valid, sigma, tmp2)
+        for g in range(kt.maps.shape[0]):
+            permute(reps[s], kt.maps, g, tmp)
+            normalise(tmp, kt.ncells, kt.k, kt.valid, sigma, tmp2)
             count += equal(tmp2, reps[s])
         out[s] = count
     return out
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def step_into(raw, target, ctx):
+def step_into(raw, target, kt):
     """:func:`step_w1` for any key width and any maps (GENERAL path)."""
     n, words = raw.shape
     found = np.full(n, -1, np.int64)
@@ -605,9 +606,9 @@ def step_into(raw, target, ctx):
         child, rep = np.empty(words, np.uint64), np.empty(words, np.uint64)
         tmp, tmp2 = np.empty(words, np.uint64), np.empty(words, np.uint64)
         sigma = np.empty(4, np.int64)
-        for m in range(ctx.moves.shape[0]):
-            move_into(raw[s], ctx, m, child)
-            canonical_into(child, ctx, tmp, tmp2, sigma, rep)
+        for m in range(kt.moves.shape[0]):
+            move_into(raw[s], kt, m, child)
+            canonical_into(child, kt, tmp, tmp2, sigma, rep)
             if equal(rep, target[s]):
                 found[s] = m
                 nxt[s] = child
@@ -616,11 +617,11 @@ def step_into(raw, target, ctx):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def apply_move(keys, ctx, m):
+def apply_move(keys, kt, m):
     """Move m applied to many keys (any path)."""
     out = np.empty_like(keys)
     for s in prange(keys.shape[0]):
-        move_into(keys[s], ctx, m, out[s])
+        move_into(keys[s], kt, m, out[s])
     return out
 
 
