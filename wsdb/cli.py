@@ -160,19 +160,30 @@ def columns_option(f):
     return click.option("--m", "m", type=int, default=None, help="Sliding puzzle only: columns (default n).")(f)
 
 
+def board_options(f):
+    """--n, --m, --c, --puzzle and --goal: the board of one tree (build,
+    census, verify, export; random and stats take their own --n/--c)."""
+    f = puzzle_options(f)
+    f = click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours, 2-4.")(f)
+    f = columns_option(f)
+    return click.option("--n", "n", type=int, required=True,
+                        help="Board size (Wrapslide: an even n; 4, 6, 8 are the game's; the sliding "
+                             "puzzle: rows).")(f)
+
+
+def root_option(f):
+    return click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
+                        help="Wrapslide: grow from all solved states (true distances) or from the thesis' "
+                             "single root (reproduces its Table 3.4 for three colours).")(f)
+
+
 @main.command()
-@click.option("--n", "n", type=int, required=True,
-              help="Grid size (Wrapslide: even; 4, 6, 8 are the game's; the sliding puzzle: rows).")
-@columns_option
-@click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours, 2-4.")
-@puzzle_options
+@board_options
 @click.option("--max-depth", type=int, default=None, metavar="D",
               help="Stop after depth D. Default: to the end for 4x4 and 6x6 two colours; "
                    "8 for 6x6 three and four colours; 7, 6, 7 for 8x8 two, three, four colours; "
                    "other puzzles to the end (those of over 100 M arrangements need D).")
-@click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
-              help="Grow from all solved states (true distances) or from the thesis' single root "
-                   "(reproduces its Table 3.4 for three colours).")
+@root_option
 @click.option("--force", is_flag=True, help="Rebuild even if a finished build is stored.")
 @quiet_option
 @db_option
@@ -185,7 +196,8 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     Prints one progress line per level on stderr. Every finished level is
     committed as it comes: a build stopped at any moment (Ctrl-C, kill, a
     crash) keeps its finished levels, and the same command resumes it. A
-    finished partial build is taken deeper by a larger --max-depth.
+    finished partial build is taken deeper by a larger --max-depth. The
+    first build compiles wsdb's kernels (once per install) and says so.
 
     \b
     Other puzzles grow from their goal (docs/puzzles.md):
@@ -194,37 +206,22 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
       wsdb build --puzzle sliding --n 2 --m 5            # 1,814,400 states, God's number 55
       wsdb lookup --puzzle rubeish 987/654/321
     """
-    from .db.build import build as run_build
-    from .db.build import build_puzzle, build_sliding
+    from .db.build import build_board
     from .db.location import resolve
+    from .db.lookup import tree_root
     from .db.status import describe
 
     p = _board(puzzle, n, m, c, goal)
-    if p is None:
-        what, command = describe(n, c, root)
-        label = f"{what} ({root} roots)"
-    else:
-        if root != "all":
-            raise WsdbError(f"--root is Wrapslide's: {puzzle} grows from its --goal")
-        if puzzle == "sliding" and max_depth is not None:
-            raise WsdbError("the sliding puzzle is built whole (its ranked table holds every state): "
-                            "give no --max-depth")
-        what, command = describe(n, p.c, p.goal, puzzle)
-        label = what
+    what, command = describe(p.n, p.c, root if p.roots else tree_root(p), p.name)
+    label = f"{what} ({root} roots)" if p.roots else what
 
     def starting():
         if not quiet:
             click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
 
     try:
-        if puzzle == "wrapslide":
-            tree, row = run_build(n, c, db=db, max_depth=max_depth, root=root, force=force,
-                                   progress=_level_lines(quiet), starting=starting)
-        elif puzzle == "sliding":
-            tree, row = build_sliding(p, db=db, force=force, progress=_level_lines(quiet), starting=starting)
-        else:
-            tree, row = build_puzzle(p, db=db, max_depth=max_depth, force=force, progress=_level_lines(quiet),
-                                     starting=starting)
+        tree, row = build_board(p, db=db, max_depth=max_depth, root=root, force=force,
+                                progress=_level_lines(quiet), starting=starting)
     except KeyboardInterrupt:
         click.echo(f"wsdb: build interrupted; every finished level is stored: run `{command}` to resume", err=True)
         sys.exit(130)
@@ -236,7 +233,7 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
     else:
         whole = (f"God number {row['god_number']}" if row["complete"]
                  else f"depths 0-{row['height']} (partial)")
-        if row["complete"] and puzzle not in ("wrapslide", "sliding") and row["c"] < n * n:   # a coloured goal
+        if row["complete"] and p.subgame:
             whole = f"largest distance from the goal {row['god_number']} (a subgame of {row['c']} labels)"
         click.echo(f"{what}: {row['classes']:,} classes, {row['states']:,} states, {whole}; "
                    f"{row['seconds']:.2f} s")
@@ -253,15 +250,7 @@ def _level_lines(quiet: bool):
 
 
 @main.command()
-@click.option("--puzzle", type=click.Choice(PUZZLES), default="wrapslide", show_default=True,
-              help="Which puzzle (docs/puzzles.md).")
-@click.option("--n", "n", type=int, required=True, help="Board size n (n x n; the sliding puzzle's rows).")
-@click.option("--m", "m", type=int, default=None, help="Sliding puzzle only: columns (default n).")
-@click.option("--c", "c", type=int, default=None, help="Wrapslide only: number of colours, 2-4.")
-@click.option("--goal", default=None, metavar="STATE",
-              help="Other puzzles: the goal, one symbol per cell, rows split by '/' "
-                   "(default: distinct pieces 1..9, A..G in reading order). Fewer symbols "
-                   "make a coloured variant, e.g. 1110/0100/0000/0000.")
+@board_options
 @click.option("--diameter", is_flag=True,
               help="Also the diameter, the largest distance between any two states "
                    "(all-pairs search; games of up to 50,000 states).")
@@ -291,16 +280,13 @@ def census(puzzle, n, m, c, goal, diameter, method, quiet, as_json):
     """
     from .engine.census import census as run_census
     from .engine.census import ranked_census
-    from .puzzle.catalog import get_puzzle
 
-    if puzzle == "wrapslide" and c is None:
-        raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
-    p = get_puzzle(puzzle, n, c=c, goal=goal, m=m)
-    if puzzle == "sliding":
+    p = _board(puzzle, n, m, c, goal)
+    if p.ranked_only:
         if method == "classes":
-            raise WsdbError("the sliding puzzle's moves depend on where the blank is: expected --method ranked")
+            raise WsdbError(f"the {p.name} puzzle's moves depend on the state: expected --method ranked")
         if diameter:
-            raise WsdbError("--diameter is for the permutation puzzles: the sliding puzzle's God's number "
+            raise WsdbError(f"--diameter is for the permutation puzzles: the {p.name} puzzle's God's number "
                             "is its largest distance from the goal, which the census prints")
         method = "ranked"
 
@@ -500,11 +486,8 @@ def apply(state, moves, puzzle, goal, as_json):
 
 
 @main.command()
-@click.option("--n", "n", type=int, required=True, help="Grid size (the sliding puzzle: rows).")
-@columns_option
-@click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours.")
-@click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True)
-@puzzle_options
+@board_options
+@root_option
 @quiet_option
 @db_option
 @json_option
@@ -520,7 +503,7 @@ def verify(n, m, c, root, puzzle, goal, quiet, db, as_json):
     from .db.verify import verify_puzzle
 
     board = _board(puzzle, n, m, c, goal)
-    report = run_verify(n, c, db=db, root=root) if board is None else verify_puzzle(board, db=db)
+    report = run_verify(n, c, db=db, root=root) if board.roots else verify_puzzle(board, db=db)
     n, c = report.n, report.c
     if as_json:
         click.echo(json.dumps(asdict(report)))
@@ -538,20 +521,11 @@ def verify(n, m, c, root, puzzle, goal, quiet, db, as_json):
 
 
 def _board(puzzle: str, n: int, m: int | None, c: int | None, goal: str | None):
-    """The puzzle a command names: None for Wrapslide (after checking n and
-    c), else another puzzle's definition."""
-    if puzzle == "wrapslide":
-        from .puzzle import check_grid
-
-        if c is None:
-            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
-        if goal is not None or m is not None:
-            raise WsdbError("--goal and --m are for the other puzzles: give Wrapslide --n and --c")
-        check_grid(n, c)
-        return None
+    """The puzzle a command names (Wrapslide needs its --c here: such a
+    command reads or writes one tree)."""
     from .puzzle.catalog import get_puzzle
 
-    return get_puzzle(puzzle, n, c=c, goal=goal, m=m)
+    return get_puzzle(puzzle, n, c=c, goal=goal, m=m, colours_required=True)
 
 
 def grid_options(required: bool):
@@ -591,7 +565,7 @@ def info(n, c, root, db, as_json):
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
             what = describe(r["n"], r["c"], r["root"], r["puzzle"])[0]
-            what += f" ({r['root']} roots)" if r["puzzle"] == "wrapslide" else ""
+            what += f" ({r['root']} roots)" if _stored(r).roots else ""
             click.echo(f"{what}: {r['classes']:,} classes, "
                        f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
                        f"in {r['seconds']:.1f} s")
@@ -649,7 +623,8 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, db, as_j
 
     if as_json and as_csv:
         raise WsdbError("--json and --csv: expected one of them")
-    given = puzzle if puzzle != "wrapslide" or (n is not None or c is not None) else None
+    asked = click.get_current_context().get_parameter_source("puzzle") != click.core.ParameterSource.DEFAULT
+    given = puzzle if asked or (n is not None or c is not None) else None
     if solves:
         if table or n is not None or c is not None:
             raise WsdbError("--solves summarises every stored run: it takes no --table, --n or --c")
@@ -738,16 +713,24 @@ def _stats_table(figures, table, db, n, c, root, first, puzzle, goal):
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+def _stored(row: dict):
+    """The puzzle of a stored build (a ``builds`` row or a report)."""
+    from .puzzle.catalog import stored_puzzle
+
+    return stored_puzzle(row["puzzle"], row["n"], row["c"], row["root"])
+
+
 def _print_report(r: dict) -> None:
     from .db.status import describe
 
     what, command = describe(r["n"], r["c"], r["root"], r["puzzle"])
-    other = r["puzzle"] != "wrapslide"
-    head = f"{what}: " if other else f"{what} ({r['root']} roots): "
+    p = _stored(r)
+    other = not p.every_arrangement   # another puzzle's moves may reach only some arrangements
+    head = f"{what} ({r['root']} roots): " if p.roots else f"{what}: "
     if r["status"] != "done":
         click.echo(head + f"UNFINISHED, levels 0-{r['height']} stored so far (interrupted, or still running); "
                    f"`{command}` resumes it")
-    elif r["complete"] and other and r["c"] < r["n"] ** 2:
+    elif r["complete"] and p.subgame:
         click.echo(head + f"complete, largest distance from the goal {r['god_number']} (a subgame: "
                    "the diameter may be larger, `wsdb census --diameter`)")
     elif r["complete"]:
@@ -756,7 +739,7 @@ def _print_report(r: dict) -> None:
         click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is more than {r['height']} "
                    "or unknown")
     share = "all of them" if r["complete"] else f"{100 * r['coverage']:.3g}% of all {r['all_states']:,}"
-    if other:   # another puzzle's moves may reach only some arrangements of its labels
+    if other:
         share = (f"{'all reachable: ' if r['complete'] else ''}{100 * r['coverage']:.3g}% of the "
                  f"{r['all_states']:,} arrangements")
     click.echo(f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
@@ -839,12 +822,11 @@ def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
     """
     import numpy as np
 
-    from .puzzle import random_states, wrapslide
+    from .puzzle import random_states
     from .puzzle.text import state_texts
 
     p = _board(puzzle, n, m, c, goal)
-    if p is None:
-        p = wrapslide(n, c)
+    if p.every_arrangement:
         draw = functools.partial(random_states, p)
     else:
         from .db.sample import TreeSampler
@@ -857,7 +839,7 @@ def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
     for start in range(0, count, step):   # in chunks: a million states need no big array
         lines = list(text(draw(min(step, count - start), rng)))
         if as_json:
-            head = {"n": n, "c": p.c} if puzzle == "wrapslide" else {"puzzle": puzzle, "n": n, "goal": p.goal}
+            head = {"n": n, "c": p.c} if p.roots else {"puzzle": puzzle, "n": n, "goal": p.goal}
             lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x})
                      for i, x in enumerate(lines)]
         click.echo("\n".join(lines))
@@ -894,7 +876,9 @@ def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
 
     if n is None:
         raise WsdbError("give --n, the board size (and --c for Wrapslide)")
+    from .db.lookup import tree_root
+
     board = _board(puzzle, n, m, c, goal)
     rows = run_export(n, c, file, fmt, db, root, puzzle=board)
-    what = describe(n, c, root)[0] if board is None else describe(board.n, board.c, board.goal, puzzle)[0]
+    what = describe(board.n, board.c, root if board.roots else tree_root(board), board.name)[0]
     click.echo(f"wrote {rows:,} classes of {what} to {file}")

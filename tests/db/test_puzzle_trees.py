@@ -224,7 +224,7 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
 @pytest.mark.parametrize("args, says", [
     (("build", "--puzzle", "rubeish", "--n", 3, "--root", "single"), "--root is Wrapslide's"),
     (("build", "--n", 4), "wrapslide needs --c"),
-    (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "are for the other puzzles"),
+    (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "is for the other puzzles"),
     (("build", "--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected"),
     (("lookup", "12345678", "--puzzle", "rubeish"), "expected n*n"),
     (("solve", "123/456/789", "--puzzle", "rubeish", "--method", "beam"), "expected --method auto or meet"),

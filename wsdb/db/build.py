@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ..engine import Engine, puzzle_engine
-from ..engine.bfs import ROOTS, Counts, Level, Progress, Tree, first_level, next_level
+from ..engine.bfs import Counts, Level, Progress, Tree, first_level, next_level
 from ..engine.keys import sortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
@@ -66,9 +66,30 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     check_grid(n, c)
     if max_depth is None:
         max_depth = default_depth(n, c)
-    if root not in ROOTS:
-        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
-    return _build(wrapslide(n, c), root, db, max_depth, force, progress, starting)
+    puzzle = wrapslide(n, c)
+    if root not in puzzle.roots:
+        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
+    return _build(puzzle, root, db, max_depth, force, progress, starting)
+
+
+def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None = None, root: str = "all",
+                force: bool = False, progress: Progress | None = None,
+                starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+    """Build any puzzle's tree, as its definition says: through the ranked
+    table when its moves depend on the state (:func:`build_sliding`, whole),
+    from the chosen kind of root when it has kinds (Wrapslide, :func:`build`),
+    else from its goal (:func:`build_puzzle`)."""
+    if puzzle.ranked_only:
+        if max_depth is not None:
+            raise WsdbError(f"{puzzle.label} is built whole (its ranked table holds every state): "
+                            "give no --max-depth")
+        return build_sliding(puzzle, db=db, force=force, progress=progress, starting=starting)
+    if puzzle.roots:
+        return build(puzzle.n, puzzle.c, db=db, max_depth=max_depth, root=root, force=force, progress=progress,
+                     starting=starting)
+    if root != "all":
+        raise WsdbError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
+    return build_puzzle(puzzle, db=db, max_depth=max_depth, force=force, progress=progress, starting=starting)
 
 
 def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: bool = False,
@@ -79,7 +100,7 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     the same way, under (puzzle name, n, number of labels, goal text).
     To the end unless ``max_depth``; puzzles of more than
     :data:`MAX_STATES` arrangements need one."""
-    if puzzle.name == "wrapslide":
+    if puzzle.roots:
         raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
     if max_depth is None and puzzle.states > MAX_STATES:
         raise WsdbError(f"{puzzle.label} has up to {puzzle.states:,} states, more than the "

@@ -126,9 +126,9 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
 
 
 def tree_root(puzzle: Puzzle) -> str:
-    """The ``root`` a puzzle's stored tree is filed under: Wrapslide's
-    'all' (every solved state), another puzzle's goal."""
-    return "all" if puzzle.name == "wrapslide" else puzzle.goal
+    """The ``root`` a puzzle's stored tree is filed under: 'all' (every
+    solved state) for a puzzle with kinds of root (Wrapslide), else its goal."""
+    return "all" if puzzle.roots else puzzle.goal
 
 
 def stored_builds(db=None) -> list[dict]:

@@ -23,8 +23,6 @@ from ..notices import Step, step
 from .engines import Engine
 from .keys import distinct, member, sortable, unsortable
 
-#: Wrapslide's level 0: every solved state (``all``) or the thesis' one root (``single``)
-ROOTS = ("all", "single")
 #: classes expanded per kernel call in a large level: about a second's work on
 #: 2 cores, so a long level reports its progress (and the copy costs little)
 EXPAND_CHUNK = 1 << 20
@@ -89,14 +87,16 @@ Progress = Callable[[Level, float], None]
 
 
 def roots(eng: Engine, root: str) -> np.ndarray:
-    """Level 0: the classes of all solved states, or of the thesis' one
-    root; for another puzzle, its goal (which ``root`` then names)."""
-    if eng.puzzle.name != "wrapslide":
-        cells = eng.puzzle.solved
-    elif root not in ROOTS:
-        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(ROOTS)}")
+    """Level 0: for Wrapslide the classes of all solved states, or of the
+    thesis' one root (the kinds a puzzle offers are ``puzzle.roots``); for
+    another puzzle, its goal (which ``root`` then names)."""
+    p = eng.puzzle
+    if not p.roots:
+        cells = p.solved
+    elif root not in p.roots:
+        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(p.roots)}")
     else:
-        cells = eng.puzzle.solved if root == "all" else eng.puzzle.single_root()[None]
+        cells = p.solved if root == "all" else p.single_root()[None]
     reps = eng.canonical(eng.encode(cells))
     return unsortable(distinct(sortable(reps)), eng.layout.words)
 

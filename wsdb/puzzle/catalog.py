@@ -33,10 +33,12 @@ NAMES = ("wrapslide",) + tuple(OTHERS) + ("sliding",)
 
 
 def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
-               m: int | None = None) -> Puzzle | SlidingPuzzle:
-    """The puzzle ``name`` on an n x n board: Wrapslide with c colours, any
-    other with ``goal`` (default: distinct pieces in reading order); the
-    sliding puzzle on n rows and m columns (default n)."""
+               m: int | None = None, colours_required: bool = False) -> Puzzle | SlidingPuzzle:
+    """The puzzle ``name`` on an n x n board: Wrapslide with c colours
+    (4 unless given; with ``colours_required`` c must be given, as the
+    commands that name one tree require), any other with ``goal`` (default:
+    distinct pieces in reading order); the sliding puzzle on n rows and m
+    columns (default n)."""
     if m is not None and name != "sliding":
         raise WsdbError(f"--m is the sliding puzzle's number of columns: {name} is played on n x n")
     if name == "sliding":
@@ -45,6 +47,8 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
                             "in reading order, the blank last")
         return SlidingPuzzle(n, m if m is not None else n)
     if name == "wrapslide":
+        if c is None and colours_required:
+            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
         if goal is not None:
             raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
         return wrapslide(n, c if c is not None else 4)
@@ -59,6 +63,17 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
         raise WsdbError(f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal "
                         "with at most 16 distinct symbols")
     return make(n, goal)
+
+
+def stored_puzzle(name: str, n: int, c: int, root: str) -> Puzzle | SlidingPuzzle:
+    """The puzzle a stored tree is of, from its ``builds`` row's key
+    (puzzle, n, c, root): what a report asks of it (its kinds of root,
+    whether it is a subgame) its definition answers."""
+    if name == "wrapslide":
+        return wrapslide(n, c)
+    if name == "sliding":   # n rows of c / n cells
+        return SlidingPuzzle(n, c // n)
+    return get_puzzle(name, n, goal=root)
 
 
 def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -> dict:

@@ -48,6 +48,20 @@ class Puzzle:
     name: str = "wrapslide"          # the puzzle's name (wsdb census --puzzle)
     symbols: str = ""                # how labels 0..c-1 are written ("" -> digits 1..c)
     goal: str = ""                   # another puzzle: its goal as text
+    #: the kinds of level 0 a tree may grow from (Wrapslide: every solved state,
+    #: or the thesis' single root; another puzzle: its goal alone, so none to choose)
+    roots: tuple[str, ...] = ()
+    ranked_only: bool = False        # counted and stored only through the ranked table
+    #: every arrangement of the labels is a state (Wrapslide, thesis (3.1)); another
+    #: puzzle's moves may reach only some, so its random states come from its tree
+    every_arrangement: bool = False
+
+    @property
+    def subgame(self) -> bool:
+        """A coloured variant of a puzzle of distinct pieces (the Rubik's Slide
+        thesis' "subgame"): its goal repeats labels, so the largest distance
+        from the goal need not be the diameter."""
+        return bool(self.goal) and self.c < self.ncells
 
     @property
     def ncells(self) -> int:
@@ -134,7 +148,8 @@ def wrapslide(n: int, c: int) -> Puzzle:
     return Puzzle(n=n, c=c, counts=counts, moves=perms, move_names=names,
                   move_family=mv.families(n), move_inverse=mv.inverses(n), blocked=mv.BLOCKED,
                   maps=geometric_maps(n), interchangeable=interchangeable_colours(c),
-                  map_base=dihedral_maps(n) if n >= 4 else None, solved=np.stack(solved))
+                  map_base=dihedral_maps(n) if n >= 4 else None, solved=np.stack(solved),
+                  roots=("all", "single"), every_arrangement=True)
 
 
 def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -> np.ndarray:

@@ -35,6 +35,12 @@ class SlidingPuzzle:
     rows: int
     cols: int
     name: str = "sliding"
+    #: its moves depend on the state, so the class builder does not apply: it is
+    #: counted and stored whole through the ranked table (one byte a state)
+    ranked_only: bool = True
+    roots: tuple[str, ...] = ()   # one goal, no kinds of root
+    subgame: bool = False         # every tile distinct
+    every_arrangement: bool = False   # half of them reach the goal
 
     def __post_init__(self):
         if not (2 <= self.rows and 2 <= self.cols and self.rows * self.cols <= MAX_CELLS):

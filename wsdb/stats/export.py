@@ -46,7 +46,7 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     if not path.parent.is_dir():
         raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
     store = _store(db)
-    n, c, root = puzzle.n, puzzle.c, tree_root(puzzle) if puzzle.name != "wrapslide" else root
+    n, c, root = puzzle.n, puzzle.c, root if puzzle.roots else tree_root(puzzle)
     store.require_build(n, c, root, puzzle.name)
     layout = KeyLayout.for_colours(puzzle.ncells, c)
     wide = not layout.sql_integer
