@@ -90,7 +90,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     raw = eng.encode(cells)
     reps = eng.canonical(raw)
     found, depth, parents = store.fetch(n, c, layout, reps, **tree)
-    if build["complete"] and not found.all() and name != "wrapslide":
+    if build["complete"] and not found.all() and not puzzle.every_arrangement:
         # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
         bad = int(np.argmin(found))
         raise WsdbError(f"state {state_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "

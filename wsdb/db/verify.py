@@ -146,7 +146,7 @@ def orbit_sizes_right(t: Stored) -> str | None:
         return f"{t.name(wrong[0])} has orbit_size {t.orbits[wrong[0]]}; expected {true_orbits[wrong[0]]}"
     # every arrangement of Wrapslide's colours is a state; another puzzle's complete tree
     # is proved whole by being closed under the moves (the level checks) instead
-    if t.build["complete"] and t.eng.puzzle.name == "wrapslide" and int(t.orbits.sum()) != t.eng.puzzle.states:
+    if t.build["complete"] and t.eng.puzzle.every_arrangement and int(t.orbits.sum()) != t.eng.puzzle.states:
         return f"orbit sizes add up to {int(t.orbits.sum())}; expected {t.eng.puzzle.states} states"
     return None
 
@@ -185,7 +185,7 @@ def _verify(store: Store, eng, root: str) -> Report:
     build = store.require_build(n, c, root, p.name)
     with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
         t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
-    whole = ", summing to all states" if p.name == "wrapslide" else ", closed under the moves"
+    whole = ", summing to all states" if p.every_arrangement else ", closed under the moves"
     checks = [
         ("representatives canonical, roots right", representatives_and_roots),
         ("parents stored one level up", parents_stored),
