@@ -1,14 +1,18 @@
-"""Exact tables: grow the breadth-first tree of classes, store it, look
-states up in it, prove it right. Imports :mod:`wsdb.engine` and
-:mod:`wsdb.puzzle`, never the solver.
+"""Exact tables: store the breadth-first tree of classes, look states up in
+it, prove it right. Imports :mod:`wsdb.engine` and :mod:`wsdb.puzzle`,
+never the solver.
 
-* :mod:`.build`      breadth-first search over classes (thesis §3.3)
+* :mod:`.build`      the search of :mod:`wsdb.engine.bfs`, level by level into the database (thesis §3.3)
 * :mod:`.lookup`     distance and an optimal sequence by parent pointers (§4.2)
 * :mod:`.verify`     proofs over the stored rows
-* :mod:`.store`      SQLAlchemy tables and every query (SQLite, PostgreSQL)
+* :mod:`.schema`     the tables, as SQLAlchemy describes them for queries
+* :mod:`.connection` how a connection is opened, and what a failed write says
+* :mod:`.store`      every query (SQLite, PostgreSQL)
 * :mod:`.reader`     a lookup's two queries on a SQLite file, without SQLAlchemy
 * :mod:`.status`     whether a build is running, interrupted or missing
 * :mod:`.location`   which database --db / $WSDB_DB / the default names
 * :mod:`.cache`      arrays derived from a build, cached beside the file
+* :mod:`.sample`     uniform random states from a complete stored tree
+* :mod:`.grid_sql`   the SQL that computes ``classes.grid`` (frozen into the migrations)
 * :mod:`.migrations` the schema, as Alembic revisions
 """

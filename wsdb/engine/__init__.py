@@ -5,6 +5,10 @@ move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 * :mod:`.keyindex` hashed key sets: an exact index and a filter (a solver's trees)
 * :mod:`.kernels`  numba: permute, canonicalise, expand, step, find
 * :mod:`.engines`  a puzzle bound to the kernels (and a numpy twin for a few states)
+* :mod:`.bfs`      the pure breadth-first search over classes: any storage drives it
+* :mod:`.census`   states per distance counted in memory (classes, or a ranked table)
+* :mod:`.ranking`  a state's index in its group (+ :mod:`.rank_kernels`)
+* :mod:`.compiling` numba compiles announce themselves (:mod:`wsdb.notices`)
 """
 from .engines import Engine, SmallEngine, engine_for, get_engine, puzzle_engine, puzzle_engine_for
 from .keys import KeyLayout
