@@ -125,7 +125,8 @@ def main():
 
     \b
     Typical session:
-      wsdb build --n 4 --c 4            # every 4x4 four-colour class, ~2 s
+      wsdb build --n 4 --c 4            # every 4x4 four-colour class (seconds; the first
+                                        # build also compiles the kernels, once)
       wsdb lookup 1212/3434/1243/3421   # distance and an optimal sequence
       wsdb apply 1212/3434/1243/3421 T1 R1 B1   # check moves by hand
       wsdb verify --n 4 --c 4           # prove the stored tree right
@@ -257,7 +258,7 @@ def _level_lines(quiet: bool):
 @click.option("--method", type=click.Choice(["classes", "ranked"]), default=None,
               help="classes (the default): levels of symmetry classes, any goal, up to 10 M classes "
                    "a level. ranked (the sliding puzzle's only one): distinct pieces, one byte per "
-                   "state of the group (Rubik's Slide 4x4 hard: 1.6 GB, about 9 minutes on 2 cores).")
+                   "state of the group (Rubik's Slide 4x4 hard: 1.6 GB and minutes; docs/puzzles.md).")
 @quiet_option
 @json_option
 @clean_errors
@@ -386,7 +387,7 @@ def solve(state, method, time_limit, length_only, puzzle, goal, quiet, db, as_js
     (partial) tree gives exact endgames:
 
     
-      wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # ~10 s + ~40 s
+      wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4    # seconds each (docs/performance.md)
       wsdb solve 123412/341234/214321/432143/123412/341234
 
     Another puzzle is solved with its stored tree (`wsdb build --puzzle`):
