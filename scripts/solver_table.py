@@ -79,8 +79,8 @@ def main() -> None:
 
         write("docs/results.md", "solver_table", text,
               f"`python scripts/solver_table.py {' '.join(sys.argv[1:])}`: the newest finished `wsdb eval` "
-              f"run per grid and method, {args.count} states of seed {args.seed}, times per state with the "
-              "tables loaded")
+              f"run per grid and method (the first states of `wsdb random --seed {args.seed}`, as many as the "
+              "table says), times per state with the tables loaded")
 
 
 if __name__ == "__main__":
