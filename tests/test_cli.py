@@ -241,3 +241,31 @@ def test_census_refuses_bad_input_in_one_line(run, args, fragment):
     r = run("census", *args)
     assert r.exit_code == 2
     assert fragment in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("args", [["random", "--n", "6", "--c", "3", "--count", "2000", "--seed", "1"],
+                                  ["lookup", "-", "--json"]])
+def test_output_that_cannot_be_written_is_one_line_and_exit_1(db4, args):
+    # stdout on a full device: the output is incomplete, and the command says so
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "wsdb", *args, "--db", str(db4)], stdout=full,
+                             stderr=subprocess.PIPE, text=True, input="1212/3434/1243/3421\n" * 50, timeout=120)
+    assert res.returncode == 1, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write the output" in lines[0] and "Traceback" not in res.stderr
+
+
+def test_long_arguments_are_not_echoed_whole(run):
+    res = run("build", "--n", "9" * 100_000, "--c", 2)
+    assert res.exit_code == 2 and len(res.stderr) < 400 and "..." in res.stderr
+
+
+def test_an_empty_db_and_a_missing_folder_are_named(run, tmp_path):
+    res = run("lookup", "1122/1122/3344/3344", "--db", "")
+    assert res.exit_code == 2 and "--db is empty" in res.stderr
+    missing = tmp_path / "no" / "such" / "x.sqlite"
+    res = run("build", "--n", 4, "--c", 2, "--db", f"sqlite:///{missing}")
+    assert res.exit_code == 2 and "does not exist" in res.stderr and not (tmp_path / "no").exists()

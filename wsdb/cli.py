@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .errors import WsdbError
+from .errors import DamagedError, WsdbError
 
 DB_HELP = "Database file or sqlite:/// URL (default: $WSDB_DB, else db/wsdb.sqlite)."
 # the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
@@ -60,15 +60,23 @@ def quiet_option(f):
                         help="Say nothing on stderr while working (progress, compiling, deriving).")(wrapper)
 
 
+def _short(message: str, most: int = 80) -> str:
+    """An error message with every word longer than ``most`` characters
+    cut: a 100 KB argument is not echoed back whole."""
+    return " ".join(w if len(w) <= most else f"{w[:most - 3]}..." for w in str(message).split(" "))
+
+
 def clean_errors(f):
-    """Turn WsdbError into one line on stderr and exit status 2."""
+    """Turn WsdbError into one line on stderr and exit status 2; a damaged
+    database found while answering (DamagedError) exits 1, as `verify`
+    does on damage."""
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         try:
             return f(*args, **kwargs)
         except WsdbError as e:
-            click.echo(f"wsdb: {e}", err=True)
-            sys.exit(2)
+            click.echo(f"wsdb: {_short(e)}", err=True)
+            sys.exit(1 if isinstance(e, DamagedError) else 2)
     return wrapper
 
 
@@ -81,15 +89,49 @@ class OneLineErrors(click.Group):
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as e:
             where = f" (see `{e.ctx.command_path} --help`)" if e.ctx is not None else ""
-            click.echo(f"wsdb: {e.format_message()}{where}", err=True)
+            click.echo(f"wsdb: {_short(e.format_message())}{where}", err=True)
             sys.exit(2)
         except click.ClickException as e:
-            click.echo(f"wsdb: {e.format_message()}", err=True)
+            click.echo(f"wsdb: {_short(e.format_message())}", err=True)
             sys.exit(e.exit_code)
-        except click.Abort:
+        except (click.Abort, KeyboardInterrupt):
             click.echo("wsdb: interrupted", err=True)
             sys.exit(130)
+        except SystemError as e:
+            # Ctrl-C while a numba kernel runs comes back as a SystemError around the KeyboardInterrupt
+            if not isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+                raise
+            click.echo("wsdb: interrupted", err=True)
+            sys.exit(130)
+        except OSError as e:
+            if not _output_failed(e):
+                raise
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _output_failed(e: OSError) -> bool:
+    """A write to standard output that failed (a full disk, a closed pipe,
+    /dev/full): one line on stderr, and True; False for any other error.
+    Standard output is then pointed at /dev/null, so that Python's own
+    flush at exit does not fail again with a traceback."""
+    import errno
+
+    if e.errno not in (errno.ENOSPC, errno.EPIPE, errno.EFBIG, errno.EDQUOT, errno.EIO):
+        return False
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    try:
+        click.echo(f"wsdb: cannot write the output: {e.strerror or e}; what was printed is incomplete", err=True)
+    except OSError:
+        pass
+    return True
 
 
 # Set by commands that hold nothing needing a clean close once their answer is
@@ -107,14 +149,18 @@ def entry() -> None:
         code = 0
     except SystemExit as e:
         code = e.code
+    try:   # the last of the output: a write that fails here fails the command
+        sys.stdout.flush()
+    except OSError as e:
+        if not _output_failed(e):
+            raise
+        code = 1
     if _skip_teardown and isinstance(code, int):
         try:
-            sys.stdout.flush()
             sys.stderr.flush()
         except OSError:
-            pass   # e.g. a closed pipe: leave the usual way, which reports it
-        else:
-            os._exit(code)
+            pass
+        os._exit(code)
     sys.exit(code)
 
 
@@ -561,6 +607,8 @@ def info(n, c, root, db, as_json):
             return
         for r in rows:
             god = f"God number {r['god_number']}" if r["complete"] else f"partial to depth {r['height']}"
+            if r["complete"] and _stored(r).subgame:
+                god = f"largest distance from the goal {r['god_number']}"
             if r["status"] != "done":
                 god = f"UNFINISHED at depth {r['height']}"
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"

@@ -170,9 +170,9 @@ def test_random_states_are_uniform_over_the_reachable_ones(tmp_path):
     assert (again == sampler.draw(20, np.random.default_rng(4))).all()     # one stream
 
 
-def test_a_huge_puzzle_needs_a_depth_limit(tmp_path):
-    with pytest.raises(WsdbError, match="give --max-depth"):
-        build_puzzle(get_puzzle("rubiks-slide-hard", 4), db=tmp_path / "x.sqlite")
+def test_a_sliding_board_too_big_to_store_is_refused_before_any_work(tmp_path):
+    # its ranked table holds every state at once: the count is known in advance
+    # (a class tree is refused by its levels instead: test below)
     with pytest.raises(WsdbError, match="239,500,800 states"):       # 12!/2: counted by the census only
         build_sliding(SlidingPuzzle(3, 4), db=tmp_path / "x.sqlite")
     assert not (tmp_path / "x.sqlite").exists()
@@ -334,3 +334,23 @@ def test_export_writes_the_rows_the_view_shows(sliding_db, tmp_path, run):
     with contextlib.closing(sqlite3.connect(sliding_db)) as conn:
         view = conn.execute("select grid, depth from classes where puzzle = 'sliding' and n = 2 order by rep").fetchall()
     assert rows == view
+
+
+def test_a_puzzle_is_refused_by_its_levels_not_by_its_labels(tmp_path, monkeypatch):
+    # Rubik's Slide 4x4 easy has 16 distinct labels (2e13 arrangements) but 64
+    # states: it builds whole; a tree whose level really outgrows the limit
+    # stops there, stored as a partial tree, and says so in one line
+    import wsdb.db.build as build_module
+    from wsdb.db.build import build_puzzle
+    from wsdb.errors import WsdbError
+    from wsdb.puzzle.catalog import get_puzzle
+
+    db = tmp_path / "p.sqlite"
+    tree, row = build_puzzle(get_puzzle("rubiks-slide-easy", 4), db=db)
+    assert row["complete"] and row["states"] == 64
+    monkeypatch.setattr(build_module, "MAX_LEVEL", 100)
+    with pytest.raises(WsdbError, match="give --max-depth D"):
+        build_puzzle(get_puzzle("rubeish", 3), db=db)
+    from wsdb.db.verify import verify_puzzle
+    report = verify_puzzle(get_puzzle("rubeish", 3), db=db)
+    assert report.ok and not report.complete, report.problem

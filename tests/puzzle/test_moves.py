@@ -56,3 +56,13 @@ def test_pruned_sequences_reach_every_state_as_fast():
         pruned |= {(tuple(np.asarray(s)[p.moves[m]]), int(p.move_family[m]))
                    for s, f in pruned for m in range(len(p.moves)) if not p.blocked[f, p.move_family[m]]}
         assert {s for s, _ in pruned} == free
+
+
+def test_a_move_with_thousands_of_digits_is_one_line():
+    # int() of 5,000 digits raised ValueError (Python's digit limit): a traceback
+    import pytest
+    from wsdb.errors import WsdbError
+    from wsdb.puzzle.moves import index
+    with pytest.raises(WsdbError, match="unknown move") as e:
+        index(4, "T" + "1" * 5000)
+    assert len(str(e.value)) < 200

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import wsdb
+from wsdb.db.store import Store
 from wsdb.solver.evaluate import draw, evaluate
 
 
@@ -115,3 +116,29 @@ def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
         kept = conn.execute("select idx, state from solves order by idx").fetchall()
     assert status == "interrupted" and 3 <= len(kept) < 500
     assert [s for _, s in kept] == draw(4, 4, len(kept), 2)
+
+
+@pytest.mark.integration
+def test_a_run_killed_with_sigkill_is_marked_interrupted_at_the_next_write(db):
+    # a killed process cannot say so; the next writer sees its process is gone
+    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
+                             "--seed", "2", "--method", "thesis", "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stored = 0
+    deadline = time.monotonic() + 240
+    while stored < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        with sqlite3.connect(db) as conn:
+            stored = conn.execute("select count(*) from solves").fetchone()[0]
+    proc.kill()
+    proc.communicate(timeout=60)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select status from solve_runs").fetchone() == ("running",)
+    Store.open(db)   # reading changes nothing
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select status from solve_runs").fetchone() == ("running",)
+    Store.open(db, write=True)
+    with sqlite3.connect(db) as conn:
+        status, runner = conn.execute("select status, runner from solve_runs").fetchone()
+        kept = conn.execute("select count(*) from solves").fetchone()[0]
+    assert status == "interrupted" and runner.endswith(f":{proc.pid}") and kept >= 3

@@ -106,3 +106,12 @@ def test_solved_starts_need_no_search_even_out_of_time(method, tmp_path, monkeyp
     sol = wsdb.solve(format_state(four.solved[7]), method=method, time_limit=1e-9)
     assert sol.length == 0 and sol.optimal
     assert not (tmp_path / "db").exists()   # nothing written
+
+
+@pytest.mark.parametrize("n", [10, 12, 16])
+def test_grids_past_the_solvers_reach_are_one_line(run, n, tmp_path):
+    # n = 10..16 ended in an OverflowError traceback (CLI and API)
+    p = wrapslide(n, 2)
+    state = format_state(random_states(p, 1, seed=n)[0])
+    res = run("solve", state, "--db", tmp_path / "none.sqlite", "--time-limit", 1)
+    assert res.exit_code == 2 and "up to 8x8" in res.stderr and len(res.stderr.strip().splitlines()) == 1

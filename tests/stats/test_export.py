@@ -69,3 +69,17 @@ def test_the_command(run, db4, tmp_path):
     assert res.exit_code == 0 and pq.read_table(tmp_path / "a.dat").num_rows == 78
     res = run("export", tmp_path / "b.csv", "--n", 6, "--c", 2, "--db", db4)
     assert res.exit_code == 2 and "wsdb build --n 6 --c 2" in res.stderr
+
+
+def test_a_target_that_is_not_a_regular_file_is_refused(run, db4, tmp_path):
+    # the finished file is renamed into place: over a FIFO or a device it would replace it
+    import os
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    res = run("export", fifo, "--n", 4, "--c", 2, "--db", db4)
+    assert res.exit_code == 2 and "not a regular file" in res.stderr
+    assert fifo.is_fifo()
+    link = tmp_path / "full.csv"
+    link.symlink_to("/dev/full")
+    res = run("export", link, "--n", 4, "--c", 2, "--db", db4)
+    assert res.exit_code == 2 and "not a regular file" in res.stderr and link.is_symlink()

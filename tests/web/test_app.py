@@ -125,3 +125,36 @@ def test_api_docs_work_offline(client):
         assert assets and not [a for a in assets if "://" in a]
         for asset in assets:
             assert client.get(asset).status_code == 200, asset
+
+
+def test_a_damaged_database_answers_500_with_the_line(client, app, db4, tmp_path):
+    # an answer that fails its own check is the server's fault: 500, the CLI's line
+    import shutil
+    import sqlite3
+    state = "1344/1322/3241/3214"
+    key = wsdb.lookup(state, db=db4).key
+    db = tmp_path / "damaged.sqlite"
+    shutil.copy(db4, db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("update class_rows set depth = 0 where n = 4 and c = 4 and rep = ?", (key,))
+    before, app.state.db = app.state.db, db
+    try:
+        res = client.post("/api/lookup", json={"state": state})
+    finally:
+        app.state.db = before
+    assert res.status_code == 500 and "wsdb verify --n 4 --c 4" in res.json()["detail"]
+
+
+def test_request_bodies_are_capped(client):
+    # a 200 MB body was accepted; now anything over 64 KB is 413 before it is read
+    from wsdb.web.app import MAX_BODY
+    big = {"state": "1" * (MAX_BODY + 10)}
+    res = client.post("/api/lookup", json=big)
+    assert res.status_code == 413 and "bytes" in res.json()["detail"]
+
+    def chunks():   # no declared length: counted as it comes
+        for _ in range(100):
+            yield b"x" * 1024
+    res = client.post("/api/lookup", content=chunks(), headers={"content-type": "application/json"})
+    assert res.status_code == 413
+    assert client.post("/api/lookup", json={"state": "1212/3434/1243/3421"}).status_code == 200

@@ -37,6 +37,9 @@ COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
 #: --max-depth: its levels could outgrow memory (the class census's limit
 #: per level, :data:`wsdb.engine.census.MAX_CLASSES`, is a tenth of this).
 MAX_STATES = 100_000_000
+#: Another puzzle built without --max-depth stops at a level of more classes
+#: than this (the class census's limit, whose level of 10 M took about 3 GB)
+MAX_LEVEL = 10_000_000
 
 
 def default_depth(n: int, c: int) -> int | None:
@@ -98,15 +101,15 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     """Build another puzzle's tree (docs/puzzles.md) from its goal and
     store it as :func:`build` stores Wrapslide's: the same levels, resumable
     the same way, under (puzzle name, n, number of labels, goal text).
-    To the end unless ``max_depth``; puzzles of more than
-    :data:`MAX_STATES` arrangements need one."""
+    To the end unless ``max_depth``. Without one, a level that actually
+    grows past :data:`MAX_LEVEL` classes stops the build (its finished
+    levels kept) with a line asking for one: a puzzle's moves may reach far
+    fewer states than its labels' arrangements (Rubik's Slide 4x4 easy: 64
+    of 20,922,789,888,000), so the worst case is not refused in advance."""
     if puzzle.roots:
         raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
-    if max_depth is None and puzzle.states > MAX_STATES:
-        raise WsdbError(f"{puzzle.label} has up to {puzzle.states:,} states, more than the "
-                        f"{MAX_STATES:,} built without a limit: give --max-depth D (or count them with "
-                        "`wsdb census`)")
-    return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting)
+    return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting,
+                  max_classes=MAX_LEVEL if max_depth is None else None)
 
 
 def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress: Progress | None = None,
@@ -163,7 +166,7 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
 
 
 def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, progress: Progress | None,
-           starting: Callable[[], None] | None) -> tuple[Tree | None, dict]:
+           starting: Callable[[], None] | None, max_classes: int | None = None) -> tuple[Tree | None, dict]:
     """The builder behind :func:`build` and :func:`build_puzzle`."""
     if max_depth is not None and max_depth < 0:
         raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
@@ -195,8 +198,12 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
         row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
         store.update_build(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
     earlier = row["seconds"]
+    too_big = False
     with LevelWriter(store, key, eng, progress, t0) as writer:
         while max_depth is None or level.depth < max_depth:
+            if max_classes is not None and level.classes > max_classes:
+                too_big = True   # stored as a partial tree to this depth, then said
+                break
             nxt = next_level(eng, level, seen_prev)   # while the writer stores the level above
             if nxt is None:
                 tree.complete = True
@@ -204,7 +211,15 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
             writer.put(nxt, _add_level(row, nxt, earlier + time.perf_counter() - t0))
             seen_prev, level = sortable(level.reps), nxt
             tree.levels.append(Counts(nxt.depth, nxt.classes, nxt.states))
+    if too_big:
+        row["max_depth"] = level.depth
+        store.update_build(key, {"max_depth": level.depth})
     _finish(store, key, row, tree, earlier, t0)
+    if too_big:
+        raise WsdbError(f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
+                        f"{max_classes:,} a build grows without --max-depth; depths 0-{level.depth} are stored "
+                        "as a partial tree: give --max-depth D to take it deeper (or count its states with "
+                        "`wsdb census`)")
     return tree, row
 
 

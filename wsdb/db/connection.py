@@ -27,7 +27,7 @@ class Writing:
 
     def __enter__(self):
         try:
-            self.tx = self.store.sql.begin()
+            self.tx = writing(self.store.sql).begin()
             return self.tx.__enter__()
         except exc.OperationalError as e:
             raise WsdbError(why_not_written(self.store, e)) from None
@@ -86,7 +86,30 @@ def engine(where: Location, write: bool) -> sa.Engine:
         return sa.create_engine("sqlite://", creator=lambda: connect_readonly(path))
     sql = sa.create_engine(where.url)
     event.listen(sql, "connect", write_pragmas)
+    if sql.dialect.name == "sqlite":
+        event.listen(sql, "begin", begin_immediate)
     return sql
+
+
+def writing(sql: sa.Engine) -> sa.Engine:
+    """The engine for a writing transaction: on SQLite it begins with
+    BEGIN IMMEDIATE (:func:`begin_immediate`)."""
+    return sql.execution_options(wsdb_writes=True)
+
+
+def begin_immediate(conn) -> None:
+    """Transactions on SQLite are begun here. Python's sqlite3 module left
+    schema statements outside any transaction, so a schema upgrade killed
+    half-way was committed half-way; with the module's own transaction
+    handling off (:func:`write_pragmas`) a transaction spans DDL too, and
+    the whole upgrade, the version row included, commits at once or not at
+    all (SQLAlchemy's documented recipe for transactional DDL on pysqlite).
+    A writing transaction (:func:`writing`) takes the write lock at once
+    with BEGIN IMMEDIATE, so a second writer waits for the first (two first
+    builds of one new file) instead of failing on a stale snapshot; reads
+    begin a plain deferred transaction and take no lock."""
+    immediate = conn.get_execution_options().get("wsdb_writes", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def write_pragmas(dbapi_conn, _record) -> None:
@@ -101,3 +124,4 @@ def write_pragmas(dbapi_conn, _record) -> None:
         cur.execute("PRAGMA synchronous = NORMAL")
         cur.execute("PRAGMA cache_size = -131072")
         cur.close()
+        dbapi_conn.isolation_level = None   # no implicit BEGIN: begin_immediate says when

@@ -44,6 +44,8 @@ class Location:
 
 def resolve(db: str | os.PathLike | None) -> Location:
     """The database that ``--db`` / ``$WSDB_DB`` / the default names."""
+    if db is not None and not str(db).strip():
+        raise WsdbError("--db is empty: expected a database file or URL (leave --db out for the default)")
     explicit = db is not None or bool(os.environ.get("WSDB_DB"))
     db = str(db or os.environ.get("WSDB_DB") or DEFAULT_DB)
     if "://" not in db:

@@ -13,10 +13,11 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..engine import engine_for, puzzle_engine_for
-from ..errors import WsdbError
+from ..errors import DamagedError, WsdbError
 from ..puzzle import Puzzle, check_grid, parse_grouped
 from ..puzzle.text import state_texts
 from .reader import open_reader
+from .status import describe
 
 
 @dataclass
@@ -81,15 +82,35 @@ def _store(db):
 def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     """Look up parsed states (S, N) of one grid; the solver's hand-over uses
     this for the state where its search met the stored tree. ``store`` is a
-    :class:`~wsdb.db.store.Store` or a :class:`~wsdb.db.reader.Reader`."""
+    :class:`~wsdb.db.store.Store` or a :class:`~wsdb.db.reader.Reader`.
+
+    Every answer checks itself before it is returned: the walk down the
+    parent pointers must meet a stored class one move away at exactly one
+    level less at every step, the moves replayed on the state must reach a
+    goal in exactly the stored number of moves, a complete tree must hold
+    every class asked about, and a state beyond a partial tree must have no
+    neighbour inside it. Anything else is damage: :class:`DamagedError`
+    naming the build and the first bad row, never a wrong answer."""
     n, c, name = puzzle.n, puzzle.c, puzzle.name
     tree = dict(root=tree_root(puzzle), puzzle=name)
     build = store.require_build(n, c, **tree)
     eng = engine_for(n, c, len(cells)) if name == "wrapslide" else puzzle_engine_for(puzzle, len(cells))
     layout = eng.layout
+
+    def damaged(detail: str) -> DamagedError:
+        what, command = describe(n, c, tree["root"], name)
+        check = command.replace("wsdb build", "wsdb verify", 1)
+        return DamagedError(f"{store.label}: the {what} build is damaged: {detail}; run `{check}`")
+
+    def fetch(keys):
+        try:
+            return store.fetch(n, c, layout, keys, **tree)
+        except DamagedError as e:
+            raise damaged(str(e)) from None
+
     raw = eng.encode(cells)
     reps = eng.canonical(raw)
-    found, depth, parents = store.fetch(n, c, layout, reps, **tree)
+    found, depth, parents = fetch(reps)
     if build["complete"] and not found.all() and not puzzle.every_arrangement:
         # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
         bad = int(np.argmin(found))
@@ -97,23 +118,34 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
                         f"{puzzle.goal} by {name}'s moves (its complete tree holds every reachable state, "
                         f"{build['states']:,}): expected a reachable state")
     if build["complete"] and not found.all():
-        raise WsdbError(f"{store.label}: a state is missing from the complete {puzzle.label} "
-                        "database; it is damaged, run `wsdb verify` and rebuild with --force")
+        bad = int(np.argmin(found))
+        raise damaged(f"class {layout.to_ints(reps[bad:bad + 1])[0]} is missing from the complete tree")
+    if not build["complete"] and not found.all():
+        _beyond_is_beyond(puzzle, eng, cells[~found], reps[~found], int(build["height"]), fetch, damaged)
     steps = np.full((len(cells), max(int(depth.max(initial=0)), 0)), -1, dtype=np.int64)
     active = np.flatnonzero(found & (depth > 0))
-    cur, target = raw.copy(), parents
+    cur, target, left = raw.copy(), parents.copy(), depth.copy()
     step = 0
     while active.size:
         mv, nxt = eng.step(cur[active], target[active])
-        if (mv < 0).any() or step >= steps.shape[1]:
-            raise WsdbError(f"{store.label}: a stored parent is not one move away; the database is "
-                            "damaged, run `wsdb verify` and rebuild with --force")
+        if (mv < 0).any():
+            bad = active[int(np.argmax(mv < 0))]
+            raise damaged(f"class {layout.to_ints(target[bad:bad + 1])[0]}, stored as a parent, is not one "
+                          "move from its child")
         cur[active] = nxt
         steps[active, step] = mv
-        _, d, p = store.fetch(n, c, layout, target[active], **tree)
+        ok, d, p = fetch(target[active])
+        left[active] -= 1
+        wrong = ~ok | (d != left[active])
+        if wrong.any():
+            i = int(np.argmax(wrong))
+            key = layout.to_ints(target[active[i]:active[i] + 1])[0]
+            raise damaged(f"class {key}, the parent of a class at depth {int(left[active[i]]) + 1}, "
+                          + (f"has depth {int(d[i])}" if ok[i] else "is missing"))
         target[active] = p
         active = active[d > 0]
         step += 1
+    _replayed(puzzle, cells, found, depth, steps, reps, layout, damaged)
     names = puzzle.move_names
     deepest = build["height"]
     return [
@@ -123,6 +155,48 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
             state_texts(puzzle, cells), state_texts(puzzle, eng.decode(reps)), layout.to_ints(reps),
             found.tolist(), depth.tolist(), steps.tolist())
     ]
+
+
+def _replayed(puzzle, cells, found, depth, steps, reps, layout, damaged) -> None:
+    """Apply each answer's moves to its state, all states at once: every
+    one must end at a goal after exactly its stored number of moves."""
+    at = np.flatnonzero(found)
+    now = np.ascontiguousarray(cells[at])
+    moves = steps[at]
+    legal = np.ones(len(at), bool)
+    for k in range(steps.shape[1]):
+        going = np.flatnonzero(moves[:, k] >= 0)
+        if not going.size:
+            continue
+        if puzzle.ranked_only:   # moves that depend on the state: slide by slide
+            for m in np.unique(moves[going, k]):
+                rows = going[moves[going, k] == m]
+                now[rows], ok = puzzle.slide(now[rows], int(m))
+                legal[rows] &= ok
+        else:
+            now[going] = np.take_along_axis(now[going], puzzle.moves[moves[going, k]], axis=1)
+    goals = np.atleast_2d(puzzle.solved)
+    solved = (now[:, None, :] == goals[None, :, :]).all(axis=2).any(axis=1)
+    counted = (moves >= 0).sum(axis=1) == depth[at]
+    bad = ~(solved & counted & legal)
+    if bad.any():
+        i = at[int(np.argmax(bad))]
+        raise damaged(f"class {layout.to_ints(reps[i:i + 1])[0]} at depth {int(depth[i])}: its parents' "
+                      "moves do not reach a goal in that many moves")
+
+
+def _beyond_is_beyond(puzzle, eng, cells: np.ndarray, reps: np.ndarray, height: int, fetch, damaged) -> None:
+    """States a partial tree of ``height`` does not hold are more than
+    ``height`` moves away, so no neighbour of theirs is held above its
+    deepest level; one that is means a row is missing."""
+    moves = len(puzzle.moves)
+    kids = eng.canonical(eng.encode(cells[:, puzzle.moves].reshape(len(cells) * moves, -1)))
+    ok, d, _ = fetch(kids)
+    near = ok & (d < height)
+    if near.any():
+        i = int(np.argmax(near)) // moves
+        raise damaged(f"class {eng.layout.to_ints(reps[i:i + 1])[0]} is missing: its neighbour is stored at "
+                      f"depth {int(d[int(np.argmax(near))])} of a tree that reaches depth {height}")
 
 
 def tree_root(puzzle: Puzzle) -> str:

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import numpy as np
 
 from ..engine.keys import distinct, member, sortable, unsortable
-from ..errors import WsdbError
+from ..errors import DamagedError, WsdbError
 from .location import resolve
 from .migrations import HEAD
 from .status import required
@@ -121,13 +121,18 @@ def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys
 
 def match_rows(layout, keys: np.ndarray, rows: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Line up fetched (rep, depth, parent) rows with ``keys``: (found,
-    depth, parents (S, W))."""
+    depth, parents (S, W)). A row whose depth is not a number of moves, or
+    whose parent is not a key where it needs one, is damage
+    (:class:`~wsdb.errors.DamagedError`), never an answer."""
     found = np.zeros(len(keys), dtype=bool)
     depth = np.full(len(keys), -1, dtype=np.int64)
     parents = np.zeros_like(keys)
     if not rows:
         return found, depth, parents
     reps, depths, pars = zip(*rows)
+    for rep, d in zip(reps, depths):
+        if type(d) is not int or d < 0:
+            raise DamagedError(f"class {_shown(rep)} has depth {d!r}: expected a number of moves")
     got = sortable(layout.from_sql(reps))
     order = np.argsort(got, kind="stable")
     found, at = member(got[order], sortable(keys))
@@ -137,7 +142,29 @@ def match_rows(layout, keys: np.ndarray, rows: list) -> tuple[np.ndarray, np.nda
     inner = np.flatnonzero(found)[depths[at] > 0]
     if inner.size:
         has = depths > 0
+        wanted = [(rep, p) for rep, p, h in zip(reps, pars, has) if h]
+        check_parents(layout, wanted)
         parent_keys = np.zeros((len(rows), layout.words), np.uint64)
-        parent_keys[has] = layout.from_sql([p for p, h in zip(pars, has) if h])
+        parent_keys[has] = layout.from_sql([p for _, p in wanted])
         parents[inner] = parent_keys[at[depths[at] > 0]]
     return found, depth, parents
+
+
+def check_parents(layout, rows: list) -> None:
+    """(rep, parent) rows of classes below level 0: every parent must be
+    the key of a class (an INTEGER, or the bytes of a wide key), or the
+    rows are damaged (:class:`~wsdb.errors.DamagedError`)."""
+    for rep, p in rows:
+        if isinstance(p, bool) or not isinstance(p, (int, bytes, memoryview)) or \
+                (layout.sql_integer and not (isinstance(p, int) and 0 <= p < 1 << 63)) or \
+                (not isinstance(p, int) and len(p) > 8 * layout.words):
+            raise DamagedError(f"class {_shown(rep)} has parent {_shown(p)}: expected the key of a class")
+
+
+def _shown(value) -> str:
+    """A stored value as a message shows it: a key as an integer, anything
+    else as it is, cut to 80 characters."""
+    if isinstance(value, (bytes, memoryview)):
+        value = int.from_bytes(bytes(value), "big")
+    text = repr(value) if not isinstance(value, int) else str(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -118,6 +118,7 @@ solve_runs = sa.Table(
     sa.Column("started_at", sa.Text, nullable=False),
     sa.Column("finished_at", sa.Text),
     sa.Column("status", sa.Text, nullable=False),          # running, done, interrupted
+    sa.Column("runner", sa.Text),                          # host:pid of the run's process (migration 0005)
 )
 solves = sa.Table(
     "solves", metadata,

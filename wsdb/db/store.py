@@ -15,11 +15,11 @@ from sqlalchemy import exc
 
 from ..errors import WsdbError
 from .location import Location, resolve
+from .connection import Writing, check_writable, engine, revisions, writing
 from .migrations import HEAD
-from .connection import Writing, check_writable, engine, revisions
-from .reader import CHUNK, fetch_keys, match_rows
+from .reader import CHUNK, check_parents, fetch_keys, match_rows
 from .schema import WRAPSLIDE, builds, class_rows, classes, levels, puzzles, solve_runs, solves
-from .status import finished, required
+from .status import builder_alive, finished, required
 
 class Store:
     """An open wsdb database: read-only unless opened to write."""
@@ -54,6 +54,8 @@ class Store:
             if not create:
                 raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
                                 "or point --db / WSDB_DB at an existing one")
+            if where.explicit and not where.path.parent.is_dir():   # only the default db/ folder is made
+                raise WsdbError(f"cannot create {where.label}: the folder {where.path.parent} does not exist")
             try:
                 where.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -66,11 +68,16 @@ class Store:
         if where.missing or where.path is None:   # a new file (or memory): make the schema
             store = cls(engine(where, True), where, True)
             store._check_schema(create)
+            store.interrupt_dead_runs()
             return store
         # look before touching anything: a foreign file must stay as it was
         store = cls(engine(where, False), where, False)
         store._check_schema(create)
-        return cls(engine(where, True), where, True) if write else store
+        if not write:
+            return store
+        store = cls(engine(where, True), where, True)
+        store.interrupt_dead_runs()
+        return store
 
     @classmethod
     def open_if_present(cls, db=None) -> "Store | None":
@@ -124,7 +131,7 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
         try:
-            with self.sql.begin() as conn:
+            with writing(self.sql).begin() as conn:   # one transaction for the whole upgrade
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except CommandError as e:
@@ -208,6 +215,19 @@ class Store:
 
     # ---- solver runs (wsdb eval) --------------------------------------------
 
+    def interrupt_dead_runs(self) -> int:
+        """Mark 'interrupted' the runs still 'running' whose process is gone
+        (killed with kill -9: it could not say so itself); how many."""
+        with self.sql.connect() as conn:
+            running = conn.execute(sa.select(solve_runs.c.run_id, solve_runs.c.runner)
+                                   .where(solve_runs.c.status == "running")).all()
+        dead = [run_id for run_id, runner in running if runner is not None and not builder_alive(runner)]
+        if dead:
+            with self._write() as conn:
+                conn.execute(solve_runs.update().where(solve_runs.c.run_id.in_(dead), solve_runs.c.status == "running")
+                             .values(status="interrupted"))
+        return len(dead)
+
     def start_run(self, row: dict) -> int:
         """Record a new solver run (status 'running'); its run_id."""
         with self._write() as conn:
@@ -290,6 +310,46 @@ class Store:
                 rows += [tuple(r) for r in conn.execute(stmt)]
         return match_rows(layout, keys, rows)
 
+    def missing_objects(self) -> list[str]:
+        """The tables and views of the schema that the database lacks
+        (someone dropped them): 'table levels', 'view classes', ..."""
+        with self.sql.connect() as conn:
+            inspector = sa.inspect(conn)
+            tables, views = set(inspector.get_table_names()), set(inspector.get_view_names())
+        want = [("table", t) for t in ("builds", "levels", "class_rows", "puzzles", "solve_runs", "solves")]
+        return [f"{kind} {name}" for kind, name in want + [("view", "classes")]
+                if name not in (tables if kind == "table" else views)]
+
+    def mistyped(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> str | None:
+        """The first stored value of a tree whose type is not its column's
+        (SQLite stores what it is given: a depth 'x', a parent of text, a
+        complete of 'yes'), as one line; None when all are right. On
+        PostgreSQL the column types enforce this."""
+        if self.sql.dialect.name != "sqlite":
+            return None
+        key = "n = :n and c = :c and root = :root"
+        pid = "(select id from puzzles where name = :puzzle)"
+        probes = [
+            ("builds", f"select 'builds', {{col}}, typeof({{col}}) from builds where {key} and puzzle = :puzzle",
+             {"complete": "integer", "height": "integer", "classes": "integer", "states": "integer",
+              "god_number": "integer null", "max_depth": "integer null"}),
+            ("levels", f"select depth, {{col}}, typeof({{col}}) from levels where {key} and puzzle = :puzzle",
+             {"depth": "integer", "classes": "integer", "states": "integer"}),
+            ("class_rows", f"select rep, {{col}}, typeof({{col}}) from class_rows where {key} and puzzle_id = {pid}",
+             {"rep": "integer blob", "depth": "integer", "parent": "integer blob null", "orbit_size": "integer"}),
+        ]
+        args = dict(n=n, c=c, root=root, puzzle=puzzle)
+        with self.sql.connect() as conn:
+            for table, query, cols in probes:
+                for col, allowed in cols.items():
+                    kinds = "', '".join(allowed.split())
+                    row = conn.execute(sa.text(query.format(col=col) + f" and typeof({col}) not in ('{kinds}') limit 1"),
+                                       args).first()
+                    if row is not None:
+                        value = row[1] if not isinstance(row[1], bytes) else f"x'{row[1].hex()}'"
+                        return f"{table}.{col} holds {value!r} ({row[2]}) at {row[0]}: expected {' or '.join(allowed.split())}"
+        return None
+
     def load(self, n: int, c: int, layout, root: str = "all", depth: int | None = None,
              puzzle: str = WRAPSLIDE):
         """All stored classes (optionally of one depth), sorted by key:
@@ -308,7 +368,9 @@ class Store:
         parents = np.zeros_like(reps)
         dep = np.asarray(dep, np.int64)
         if (dep > 0).any():
-            parents[dep > 0] = layout.from_sql([p for p, d in zip(par, dep) if d > 0])
+            inner = [(r, p) for r, p, d in zip(rep, par, dep) if d > 0]
+            check_parents(layout, inner)
+            parents[dep > 0] = layout.from_sql([p for _, p in inner])
         order = np.lexsort(reps.T[::-1])
         return reps[order], dep[order], parents[order], np.asarray(orb, np.int64)[order]
 

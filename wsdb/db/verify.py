@@ -28,6 +28,7 @@ import numpy as np
 from ..engine import Engine, get_engine, puzzle_engine
 from ..engine.bfs import roots
 from ..engine.keys import distinct, member, sortable, unsortable
+from ..errors import DamagedError
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
@@ -123,10 +124,37 @@ def neighbours_at_most_one_deeper(t: Stored, d: int, rows: np.ndarray, children:
     return None
 
 
+def build_row_right(t: Stored) -> str | None:
+    """What the build row says, against the tree: finished, complete or
+    not, its God number, its height and depth limit."""
+    b = t.build
+    if b["status"] != "done":
+        return f"the build row says status {b['status']!r}; expected 'done'"
+    if b["complete"] not in (0, 1, True, False):
+        return f"the build row says complete = {b['complete']!r}; expected 0 or 1"
+    if b["height"] != t.height:
+        return f"the build row says height {b['height']}; the classes reach depth {t.height}"
+    if b["complete"]:
+        if b["god_number"] != t.height:
+            return f"the build row says God number {b['god_number']}; the complete tree's height is {t.height}"
+        if b["max_depth"] is not None and b["max_depth"] < t.height:
+            return f"the build row says max_depth {b['max_depth']}; the tree reaches depth {t.height}"
+    else:
+        if b["god_number"] is not None:
+            return f"the build row of a partial tree says God number {b['god_number']}; expected none"
+        if b["max_depth"] != t.height:
+            return (f"the build row of a partial tree says max_depth {b['max_depth']}; a partial tree stops at "
+                    f"its limit, here depth {t.height}")
+    return None
+
+
 def counts_match(t: Stored) -> str | None:
     n, c = t.build["n"], t.build["c"]
     stored = {r["depth"]: (r["classes"], r["states"])
               for r in t.store.level_rows(n, c, t.root, t.build.get("puzzle", "wrapslide"))}
+    extra = sorted(set(stored) - set(range(t.height + 1)))
+    if extra:
+        return f"a levels row for depth {extra[0]}, where the tree has no classes"
     for d in range(t.height + 1):
         at_d = t.depth == d
         got = (int(at_d.sum()), int(t.orbits[at_d].sum()))
@@ -182,14 +210,26 @@ def verify_puzzle(puzzle: Puzzle | SlidingPuzzle, db=None) -> Report:
 def _verify(store: Store, eng, root: str) -> Report:
     p = eng.puzzle
     n, c = p.n, p.c
+    missing = store.missing_objects()
+    if missing:   # no query below could be trusted
+        return Report(n, c, root, False, 0, 0, False, f"the database has no {missing[0]}: it was dropped", ())
+    mistyped = store.mistyped(n, c, root, p.name)
+    if mistyped:   # before anything reads the rows as numbers
+        return Report(n, c, root, False, 0, 0, False, mistyped, ())
     build = store.require_build(n, c, root, p.name)
     with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
-        t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
+        try:
+            t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
+        except DamagedError as e:
+            return Report(n, c, root, False, 0, 0, False, str(e), ())
+    if not len(t.reps):
+        return Report(n, c, root, False, 0, 0, False, "the build has no class rows", ())
     whole = ", summing to all states" if p.every_arrangement else ", closed under the moves"
     checks = [
         ("representatives canonical, roots right", representatives_and_roots),
         ("parents stored one level up", parents_stored),
         ("parents one move away, neighbours at most one level deeper", level_by_level),
+        ("build row right (status, completeness, God number, height, depth limit)", build_row_right),
         ("levels and build row match", counts_match),
         ("orbit sizes right" + (whole if build["complete"] else ""), orbit_sizes_right),
     ]

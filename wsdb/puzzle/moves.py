@@ -64,9 +64,10 @@ def slide_moves(n: int) -> tuple[np.ndarray, tuple[str, ...]]:
 def index(n: int, name: str) -> int:
     """Index of a move given in thesis notation (``T1``, ``r3``...)."""
     m = _NAME.match(name.strip().upper())
-    if m is None or not 1 <= int(m.group(2)) <= n - 1:
+    if m is None or len(m.group(2)) > 3 or not 1 <= int(m.group(2)) <= n - 1:   # no 5,000-digit int()
+        shown = name if len(name) <= 40 else name[:37] + "..."
         raise WsdbError(
-            f"unknown move {name!r}: expected T, B, L or R followed by a distance "
+            f"unknown move {shown!r}: expected T, B, L or R followed by a distance "
             f"1..{n - 1} (e.g. T1 or R{n - 1})")
     return FAMILIES.index(m.group(1)) * (n - 1) + int(m.group(2)) - 1
 

@@ -19,6 +19,7 @@ from importlib.metadata import version
 from typing import Callable
 
 from ..db.location import resolve
+from ..db.status import this_builder
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
@@ -94,7 +95,7 @@ class Evaluation:
         run_id = store.start_run({
             "n": n, "c": c, "method": method, "params": json.dumps(method_params(n, c, method, self.limit)),
             "seed": self.seed, "count": self.count, "version": version("wsdb"), **machine(),
-            "started_at": _now()})
+            "started_at": _now(), "runner": this_builder()})
         stored, status = 0, "interrupted"
         try:
             for idx, sol in enumerate(solutions):

@@ -5,6 +5,8 @@ measured against; the modules named in each section read them from here."""
 # What a solve does, and for how long (solve.py, methods.py)
 
 DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
+MAX_N = 8                   # the largest grid solved: on 10x10 a colour's placements, C(100, 25), outgrow
+                            # the 64-bit ranks of the gather bounds
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores
 BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
 DEFAULT_WIDTH = 5000

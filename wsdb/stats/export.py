@@ -45,6 +45,9 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         raise WsdbError("Parquet export needs pyarrow: pip install 'wsdb[parquet]' (or use --format csv)")
     if not path.parent.is_dir():
         raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
+    if path.exists() and not path.is_file():   # the file is renamed into place: never over a device or pipe
+        raise WsdbError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
+                        "pipe); expected a file name")
     store = _store(db)
     n, c, root = puzzle.n, puzzle.c, root if puzzle.roots else tree_root(puzzle)
     store.require_build(n, c, root, puzzle.name)

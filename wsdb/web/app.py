@@ -11,6 +11,8 @@ this one checks everything before any work starts.
 """
 from __future__ import annotations
 
+import errno
+import json
 import secrets
 import threading
 from contextlib import asynccontextmanager, contextmanager
@@ -18,7 +20,7 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Literal
 
-from fastapi import HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -26,7 +28,7 @@ from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
 from ..db.lookup import Answer
-from ..errors import WsdbError
+from ..errors import DamagedError, WsdbError
 from ..puzzle.catalog import NAMES as PUZZLES
 from ..puzzle.replay import Replay
 from ..solver.solve import METHODS, Solution
@@ -106,7 +108,51 @@ class PuzzleOut(BaseModel):
 
 ERRORS = {400: {"model": Problem, "description": "Bad input, with the CLI's one-line reason."},
           422: {"model": Problem, "description": "A request of the wrong shape."},
+          500: {"model": Problem, "description": "The database is damaged (an answer checked itself and "
+                                                 "failed): the line names the build and points at `wsdb verify`."},
           503: {"model": Problem, "description": "The server is busy: try again shortly."}}
+
+
+#: the largest request body the API reads: a state, a method and 500 moves fit in a few KB
+MAX_BODY = 64 * 1024
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is answered 413
+    before the application sees it, whether its length is declared or the
+    body comes in chunks (at most ``limit`` bytes are ever held)."""
+
+    def __init__(self, app, limit: int = MAX_BODY):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await self._refuse(send)
+        held, size = [], 0
+        while True:
+            message = await receive()
+            held.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                return await self._refuse(send)
+            if not message.get("more_body"):
+                break
+
+        async def replay():
+            return held.pop(0) if held else await receive()
+        return await self.app(scope, replay, send)
+
+    async def _refuse(self, send):
+        body = json.dumps({"detail": f"request body over {self.limit:,} bytes: expected a state, a method "
+                                     "and at most 500 moves"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
 
 
 class Gate:
@@ -141,12 +187,14 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
     # /docs and /redoc serve Swagger UI and ReDoc from the package, not a CDN: they work offline
     app = FastAPIOffline(title="wsdb", summary="Exact distances and solutions for Wrapslide", lifespan=lifespan,
                   description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's `--json`.")
+    app.add_middleware(BodyLimit)
     gate = app.state.gate = Gate(max_busy)
     app.state.db = db     # read at each request, so a test can point a built app elsewhere
 
     @app.exception_handler(WsdbError)
     async def bad_input(request: Request, e: WsdbError):   # the CLI's one line, as HTTP 400
-        return JSONResponse({"detail": str(e)}, status_code=400)
+        # a damaged database is the server's fault, not the request's: 500, with the same line
+        return JSONResponse({"detail": str(e)}, status_code=500 if isinstance(e, DamagedError) else 400)
 
     @app.exception_handler(RequestValidationError)
     async def one_line(request: Request, e: RequestValidationError):
@@ -305,6 +353,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db=None, max_time_limit: fl
         with socket.create_server((host, port)):
             pass
     except OSError as e:
-        raise WsdbError(f"cannot listen on {host}:{port} ({e.strerror}): pick another with --port") from None
+        taken = e.errno == errno.EADDRINUSE
+        raise WsdbError(f"cannot listen on {host}:{port} ({e.strerror}): "
+                        + ("pick another with --port" if taken else "expected an address of this machine with "
+                           "--host, such as 127.0.0.1")) from None
     app = create_app(db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=on_ready)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()
