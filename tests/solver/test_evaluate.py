@@ -97,17 +97,23 @@ def test_a_named_database_must_exist(run, tmp_path):
     assert res.exit_code == 2 and "no database" in res.stderr and not (tmp_path / "typo.sqlite").exists()
 
 
-@pytest.mark.integration
-def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
+def eval_with_rows_stored(db, rows: int) -> subprocess.Popen:
+    """`wsdb eval` of 500 states in a process of its own, once it has stored ``rows``."""
     proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
                              "--seed", "2", "--method", "thesis", "--db", str(db)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     stored = 0
     deadline = time.monotonic() + 240
-    while stored < 3 and time.monotonic() < deadline and proc.poll() is None:
+    while stored < rows and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.2)
         with sqlite3.connect(db) as conn:
             stored = conn.execute("select count(*) from solves").fetchone()[0]
+    return proc
+
+
+@pytest.mark.integration
+def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
+    proc = eval_with_rows_stored(db, 3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
@@ -121,15 +127,7 @@ def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
 @pytest.mark.integration
 def test_a_run_killed_with_sigkill_is_marked_interrupted_at_the_next_write(db):
     # a killed process cannot say so; the next writer sees its process is gone
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
-                             "--seed", "2", "--method", "thesis", "--db", str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stored = 0
-    deadline = time.monotonic() + 240
-    while stored < 3 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.2)
-        with sqlite3.connect(db) as conn:
-            stored = conn.execute("select count(*) from solves").fetchone()[0]
+    proc = eval_with_rows_stored(db, 3)
     proc.kill()
     proc.communicate(timeout=60)
     with sqlite3.connect(db) as conn:
