@@ -19,10 +19,15 @@ def heard(monkeypatch):
         yield lines
 
 
-def test_nobody_listening_means_nothing_said():
-    with step("quiet work"):
-        pass
-    say("to nobody")   # no listener: nothing to fail
+def test_nobody_listening_means_no_timer_and_nothing_said(monkeypatch):
+    import threading
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    before = threading.active_count()
+    with step("quiet work") as st:
+        assert threading.active_count() == before   # no timer thread when nobody listens
+        time.sleep(0.05)
+    say("to nobody")
+    assert not st.announced
 
 
 def test_a_short_step_says_nothing(heard, monkeypatch):
