@@ -285,3 +285,31 @@ def _rows_of(db, n, c):
     with contextlib.closing(sqlite3.connect(db)) as conn:
         return {t: conn.execute(f"select * from {t} where n={n} and c={c} order by 1, 2, 3, 4").fetchall()
                 for t in ("builds", "levels", "class_rows")}
+
+
+DB_COMMANDS = [["lookup", GOOD], ["solve", GOOD, "--time-limit", "1"], ["info"], ["stats"],
+               ["verify", "--n", "4", "--c", "2"], ["build", "--n", "4", "--c", "2"], ["random", "--n", "4", "--c", "2"],
+               ["eval", "--n", "4", "--c", "2", "--count", "1", "--seed", "1"], ["export", "out.csv", "--n", "4", "--c", "2"]]
+
+
+@pytest.mark.parametrize("command", DB_COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("db", ["long name", "symlink loop", "/proc/self/status", "empty"])
+def test_unusable_database_names_are_one_line_in_every_command(tmp_path, monkeypatch, command, db):
+    # each gave a traceback or a wrong reason ("has an older schema") in some command
+    monkeypatch.chdir(tmp_path)
+    if db == "long name":
+        db = str(tmp_path / ("x" * 300))
+    elif db == "symlink loop":
+        (tmp_path / "a").symlink_to(tmp_path / "b")
+        (tmp_path / "b").symlink_to(tmp_path / "a")
+        db = str(tmp_path / "a")
+    elif db == "empty":
+        db = ""
+    res = invoke([*command, "--db", db])
+    if command[0] == "random":   # Wrapslide's random states need no database
+        assert res.exit_code == 0
+        return
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wsdb: ") and len(lines[0]) < 300, res.stderr
+    assert "older schema" not in lines[0] and not (tmp_path / "out.csv").exists()

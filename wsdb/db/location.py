@@ -49,7 +49,7 @@ def resolve(db: str | os.PathLike | None) -> Location:
     explicit = db is not None or bool(os.environ.get("WSDB_DB"))
     db = str(db or os.environ.get("WSDB_DB") or DEFAULT_DB)
     if "://" not in db:
-        path = Path(db).expanduser().resolve()
+        path = _usable(db)
         return Location(f"sqlite:///{path}", path, explicit)
     import sqlalchemy as sa   # only for URLs: a file path needs none of it
 
@@ -68,5 +68,20 @@ def resolve(db: str | os.PathLike | None) -> Location:
         return Location(url.render_as_string(hide_password=False), None, explicit)
     if backend != "sqlite":
         raise WsdbError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")
-    path = Path(url.database).expanduser().resolve() if url.database and url.database != ":memory:" else None
+    path = _usable(url.database) if url.database and url.database != ":memory:" else None
     return Location(db, path, explicit)
+
+
+def _usable(name: str) -> Path:
+    """The absolute path of a database file named by the user, or one line
+    saying why it cannot be one (a symlink loop, a name too long, a
+    folder that cannot be searched)."""
+    shown = name if len(name) <= 80 else name[:77] + "..."
+    try:
+        path = Path(name).expanduser().resolve()
+        path.exists()   # stat it now: ENAMETOOLONG, ELOOP, EACCES come out here, not later
+    except RuntimeError:   # Python's own word for a symlink loop in resolve()
+        raise WsdbError(f"database path {shown!r} is a symlink loop: expected a file") from None
+    except OSError as e:
+        raise WsdbError(f"database path {shown!r}: {e.strerror or e}") from None
+    return path

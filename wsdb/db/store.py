@@ -62,6 +62,8 @@ class Store:
                 raise WsdbError(f"cannot create {where.label}: {e.strerror}") from None
         if where.path is not None and where.path.is_dir():
             raise WsdbError(f"{where.label} is a directory: expected a database file")
+        if where.path is not None and not where.missing and not _sqlite_file(where.path):
+            raise WsdbError(f"{where.label} is not a SQLite database file: expected a wsdb database")
         write = write or create
         if write and where.path is not None:
             check_writable(where)
@@ -393,6 +395,20 @@ class Store:
         del reps, depths
         order = np.lexsort(keys.T[::-1])
         return keys[order], depth[order]
+
+
+def _sqlite_file(path) -> bool:
+    """Whether a file is SQLite's (its header), or empty (a new database);
+    a file that says it is empty but reads otherwise (/proc/self/status)
+    or is no regular file is not."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return False
+    return head == b"" or head == b"SQLite format 3\x00"
 
 
 def _tree_is(table, n, c, root, puzzle=WRAPSLIDE):
