@@ -269,3 +269,22 @@ def test_an_empty_db_and_a_missing_folder_are_named(run, tmp_path):
     missing = tmp_path / "no" / "such" / "x.sqlite"
     res = run("build", "--n", 4, "--c", 2, "--db", f"sqlite:///{missing}")
     assert res.exit_code == 2 and "does not exist" in res.stderr and not (tmp_path / "no").exists()
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
+    # Ctrl-C while Python still imported the command line was a KeyboardInterrupt traceback
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "lookup", "-", "--db", str(db4)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(input="1212/3434/1243/3421\n", timeout=60)
+    # -SIGINT: the signal came before Python itself had started (nothing ran, nothing said)
+    assert "Traceback" not in err and proc.returncode in (0, 130, -signal.SIGINT), err
+    if proc.returncode == 130:
+        assert err.strip().splitlines()[-1] == "wsdb: interrupted"

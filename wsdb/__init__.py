@@ -14,19 +14,24 @@ The package is layered; each subpackage imports only the ones below it:
 """
 from importlib import import_module
 
-from .db.lookup import lookup, lookup_many, stored_builds, stored_levels
 from .errors import WsdbError
-from .puzzle import format_state, parse_state, random_states, wrapslide
 
-# Loaded when first used: the builder and verify load SQLAlchemy (0.4 s),
-# the solver numba (another 0.5 s); a lookup needs neither.
+# Loaded when first used: importing the package costs nothing, so the
+# command line starts at once (and Ctrl-C in its first moments is handled,
+# wsdb/__main__.py); the builder and verify load SQLAlchemy (0.4 s), the
+# solver numba (another 0.5 s), and a lookup needs neither.
 _LAZY = {"build": "wsdb.db.build", "verify": "wsdb.db.verify",
-         "solve": "wsdb.solver.solve", "solve_many": "wsdb.solver.solve"}
+         "solve": "wsdb.solver.solve", "solve_many": "wsdb.solver.solve",
+         "lookup": "wsdb.db.lookup", "lookup_many": "wsdb.db.lookup", "stored_builds": "wsdb.db.lookup",
+         "stored_levels": "wsdb.db.lookup", "format_state": "wsdb.puzzle", "parse_state": "wsdb.puzzle",
+         "random_states": "wsdb.puzzle", "wrapslide": "wsdb.puzzle"}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
+    if name in ("puzzle", "engine", "db", "solver", "stats", "web"):   # wsdb.stats.levels(...) after import wsdb
+        return import_module(f"wsdb.{name}")
     if name == "__version__":
         from importlib.metadata import version
         return version("wsdb")
