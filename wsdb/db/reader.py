@@ -57,8 +57,11 @@ class Reader:
 
     def build_row(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict | None:
         """The stored build of (n, c, root) of ``puzzle``, or None."""
-        row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND c=? "
-                                "AND root=?", (puzzle, n, c, root)).fetchone()
+        try:
+            row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND "
+                                    "c=? AND root=?", (puzzle, n, c, root)).fetchone()
+        except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
+            raise DamagedError(f"{self.label}: cannot read its builds ({e}); run `wsdb verify`") from None
         return None if row is None else dict(zip(_BUILD_COLUMNS, row))
 
     def require_build(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict:
@@ -68,7 +71,10 @@ class Reader:
 
     def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = "wrapslide"):
         """Depth and parent of each key: (found, depth, parents (S, W))."""
-        return fetch_keys(self.conn, n, c, root, layout, keys, puzzle)
+        try:
+            return fetch_keys(self.conn, n, c, root, layout, keys, puzzle)
+        except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
+            raise DamagedError(f"cannot read the class rows ({e})") from None
 
 
 def open_reader(db=None) -> Reader | None:
