@@ -288,3 +288,26 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
     assert "Traceback" not in err and proc.returncode in (0, 130, -signal.SIGINT), err
     if proc.returncode == 130:
         assert err.strip().splitlines()[-1] == "wsdb: interrupted"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("args", [["info"], ["stats", "--n", "4", "--c", "2"], ["solve", "1212/3434/1243/3421"],
+                                  ["apply", "1212/3434/1243/3421", "T1"], ["census", "--puzzle", "rubeish", "--n", "2"],
+                                  ["lookup", "1212/3434/1243/3421"]])
+def test_every_answering_command_says_when_its_output_is_lost(db4, args):
+    # stdout on /dev/full ended in a traceback for these
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "wsdb", *args] + (["--db", str(db4)] if args[0] not in
+                             ("apply", "census") else []), stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.strip().splitlines()[-1].startswith("wsdb: cannot write the output")
+
+
+def test_info_names_a_subgames_largest_distance(run, tmp_path):
+    db = tmp_path / "sub.sqlite"
+    assert run("build", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1110/0100/0000/0000", "--db", db,
+               "-q").exit_code == 0
+    res = run("info", "--db", db)
+    assert res.exit_code == 0 and "largest distance from the goal" in res.stdout and "God number" not in res.stdout

@@ -158,3 +158,13 @@ def test_request_bodies_are_capped(client):
     res = client.post("/api/lookup", content=chunks(), headers={"content-type": "application/json"})
     assert res.status_code == 413
     assert client.post("/api/lookup", json={"state": "1212/3434/1243/3421"}).status_code == 200
+
+
+def test_the_reported_tracebacks_are_one_line_answers(client):
+    # each was an HTTP 500 with a traceback: now a 400 with the CLI's line
+    from wsdb.puzzle import format_state, random_states, wrapslide
+    big = format_state(random_states(wrapslide(10, 2), 1, seed=1)[0])
+    res = client.post("/api/solve", json={"state": big, "time_limit": 1})
+    assert res.status_code == 400 and "up to 8x8" in res.json()["detail"]
+    res = client.post("/api/apply", json={"state": "1212/3434/1243/3421", "moves": ["T" + "1" * 5000]})
+    assert res.status_code == 400 and "unknown move" in res.json()["detail"] and len(res.json()["detail"]) < 300
