@@ -1,4 +1,4 @@
-"""Hostile input through the real CLI (README, "Guarantees"): random text,
+"""Hostile input through the real CLI (docs/guarantees.md): random text,
 unicode, huge states, wrong sizes, counts, symbols and moves, mixed stdin,
 binary garbage, bad numbers, damaged and foreign database files, a
 read-only filesystem and a full disk.
@@ -7,7 +7,7 @@ Every case must end with exit status 0 or 2; a 2 comes with exactly one
 line on stderr starting "wsdb: " and no traceback (click's runner is used
 with catch_exceptions=False, so any exception fails the test), and the
 rows stored before are unchanged (a checksum over every table).
-Hypothesis draws most cases; ``CASES`` counts them for the README.
+Hypothesis draws most cases; ``CASES`` counts them (docs/guarantees.md).
 """
 import contextlib
 import hashlib
@@ -60,7 +60,7 @@ def shared(db4, tmp_path_factory):
     return path, checksum(path)
 
 
-CALLS = {"n": 0}   # CLI calls made, printed by `pytest -s tests/test_hostile.py` (README)
+CALLS = {"n": 0}   # CLI calls made, printed by `pytest -s tests/test_hostile.py` (docs/guarantees.md)
 
 
 @pytest.fixture(scope="module", autouse=True)
