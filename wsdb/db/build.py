@@ -33,9 +33,8 @@ from .store import Store
 #: (docs/solver.md, "The databases it uses"). Smaller grids are built to the end.
 DEFAULT_DEPTH = {(6, 3): 8, (6, 4): 8, (8, 2): 7, (8, 3): 6, (8, 4): 7}
 COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
-#: Another puzzle with more arrangements than this is built only to a
-#: --max-depth: its levels could outgrow memory. The sliding puzzle's ranked
-#: table holds every state at once, so its count decides in advance.
+#: The sliding puzzle is stored up to this many states: its ranked table
+#: holds every state at once, so its count decides in advance.
 MAX_STATES = 100_000_000
 #: Another puzzle built without --max-depth stops at a level of more classes
 #: than this (the class census's limit, whose level of 10 M took about 3 GB)
