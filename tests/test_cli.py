@@ -311,3 +311,20 @@ def test_info_names_a_subgames_largest_distance(run, tmp_path):
                "-q").exit_code == 0
     res = run("info", "--db", db)
     assert res.exit_code == 0 and "largest distance from the goal" in res.stdout and "God number" not in res.stdout
+
+
+@pytest.mark.integration
+def test_ctrl_c_while_kernels_run_is_one_line_and_130(tmp_path):
+    # Ctrl-C during a numba kernel came back as a SystemError traceback (solve, eval); the
+    # ranked census of Rubik's Slide 4x4 hard spends seconds in each kernel call
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "census", "--puzzle", "rubiks-slide-hard", "--n", "4",
+                             "--method", "ranked"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err and err.strip().splitlines()[-1] == "wsdb: interrupted"
