@@ -578,8 +578,7 @@ def _board(puzzle: str, n: int, m: int | None, c: int | None, goal: str | None):
 def grid_options(required: bool):
     """--n, --c and --root, shared by the commands that read one build."""
     def wrap(f):
-        f = click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
-                         help="Tree kind: grown from all solved states, or from the thesis' single root.")(f)
+        f = root_option(f)
         f = click.option("--c", "c", type=int, required=required, default=None,
                          help="Number of colours, 2-4." + ("" if required else " With --n: one build only."))(f)
         return click.option("--n", "n", type=int, required=required, default=None,

@@ -348,7 +348,7 @@ def test_a_puzzle_is_refused_by_its_levels_not_by_its_labels(tmp_path, monkeypat
     db = tmp_path / "p.sqlite"
     tree, row = build_puzzle(get_puzzle("rubiks-slide-easy", 4), db=db)
     assert row["complete"] and row["states"] == 64
-    monkeypatch.setattr(build_module, "MAX_LEVEL", 100)
+    monkeypatch.setattr(build_module, "MAX_CLASSES", 100)
     with pytest.raises(WsdbError, match="give --max-depth D"):
         build_puzzle(get_puzzle("rubeish", 3), db=db)
     from wsdb.db.verify import verify_puzzle

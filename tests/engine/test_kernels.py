@@ -102,15 +102,3 @@ def test_find_keys_agrees_with_a_sorted_search(n, c):
     for q, r in zip(queries, rows):
         hit = np.flatnonzero((table == q).all(axis=1))
         assert r == (hit[0] if hit.size else -1)
-
-
-def test_cached_tells_a_compiled_kernel_from_a_new_one(tmp_path, monkeypatch):
-    # what the CLI asks before it warns "compiling kernels"
-    from wsdb.engine.kernels import cached
-    (tmp_path / "fresh_kernel_mod.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import fresh_kernel_mod
-    assert not cached(fresh_kernel_mod.twice)
-    assert fresh_kernel_mod.twice(21) == 42
-    assert cached(fresh_kernel_mod.twice)

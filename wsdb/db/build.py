@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ..engine import Engine, puzzle_engine
-from ..engine.bfs import Counts, Level, Progress, Tree, first_level, next_level
+from ..engine.bfs import MAX_CLASSES, Counts, Level, Progress, Tree, first_level, next_level
 from ..engine.keys import sortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
@@ -36,9 +36,6 @@ COMPLETE = {(2, 2), (2, 3), (2, 4), (4, 2), (4, 3), (4, 4), (6, 2)}
 #: The sliding puzzle is stored up to this many states: its ranked table
 #: holds every state at once, so its count decides in advance.
 MAX_STATES = 100_000_000
-#: Another puzzle built without --max-depth stops at a level of more classes
-#: than this (the class census's limit, whose level of 10 M took about 3 GB)
-MAX_LEVEL = 10_000_000
 
 
 def default_depth(n: int, c: int) -> int | None:
@@ -101,14 +98,14 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     store it as :func:`build` stores Wrapslide's: the same levels, resumable
     the same way, under (puzzle name, n, number of labels, goal text).
     To the end unless ``max_depth``. Without one, a level that actually
-    grows past :data:`MAX_LEVEL` classes stops the build (its finished
+    grows past :data:`wsdb.engine.bfs.MAX_CLASSES` classes stops the build (its finished
     levels kept) with a line asking for one: a puzzle's moves may reach far
     fewer states than its labels' arrangements (Rubik's Slide 4x4 easy: 64
     of 20,922,789,888,000), so the worst case is not refused in advance."""
     if puzzle.roots:
         raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
     return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting,
-                  max_classes=MAX_LEVEL if max_depth is None else None)
+                  max_classes=MAX_CLASSES if max_depth is None else None)
 
 
 def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress: Progress | None = None,

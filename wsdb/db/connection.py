@@ -27,7 +27,7 @@ class Writing:
 
     def __enter__(self):
         try:
-            self.tx = writing(self.store.sql).begin()
+            self.tx = for_writes(self.store.sql).begin()
             return self.tx.__enter__()
         except exc.OperationalError as e:
             raise WsdbError(why_not_written(self.store, e)) from None
@@ -91,7 +91,7 @@ def engine(where: Location, write: bool) -> sa.Engine:
     return sql
 
 
-def writing(sql: sa.Engine) -> sa.Engine:
+def for_writes(sql: sa.Engine) -> sa.Engine:
     """The engine for a writing transaction: on SQLite it begins with
     BEGIN IMMEDIATE (:func:`begin_immediate`)."""
     return sql.execution_options(wsdb_writes=True)
@@ -104,7 +104,7 @@ def begin_immediate(conn) -> None:
     handling off (:func:`write_pragmas`) a transaction spans DDL too, and
     the whole upgrade, the version row included, commits at once or not at
     all (SQLAlchemy's documented recipe for transactional DDL on pysqlite).
-    A writing transaction (:func:`writing`) takes the write lock at once
+    A writing transaction (:func:`for_writes`) takes the write lock at once
     with BEGIN IMMEDIATE, so a second writer waits for the first (two first
     builds of one new file) instead of failing on a stale snapshot; reads
     begin a plain deferred transaction and take no lock."""

@@ -15,7 +15,7 @@ from sqlalchemy import exc
 
 from ..errors import WsdbError
 from .location import Location, resolve
-from .connection import Writing, check_writable, engine, revisions, writing
+from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
 from .reader import CHUNK, check_parents, fetch_keys, match_rows
 from .schema import WRAPSLIDE, builds, class_rows, classes, levels, puzzles, solve_runs, solves
@@ -133,7 +133,7 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
         try:
-            with writing(self.sql).begin() as conn:   # one transaction for the whole upgrade
+            with for_writes(self.sql).begin() as conn:   # one transaction for the whole upgrade
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except CommandError as e:

@@ -23,6 +23,12 @@ from ..notices import Step, step
 from .engines import Engine
 from .keys import distinct, member, sortable, unsortable
 
+#: The largest level grown in memory without a depth limit (a census, or a
+#: build of another puzzle without --max-depth): with six moves, its children, their
+#: sort and the next level took 300 bytes per class expanded (Rubik's Slide
+#: 4x4 hard mode: 18.7 million classes, 5.6 GB peak), so 10 million keep a
+#: census under the 4 GB the tools stay within.
+MAX_CLASSES = 10_000_000
 #: classes expanded per kernel call in a large level: about a second's work on
 #: 2 cores, so a long level reports its progress (and the copy costs little)
 EXPAND_CHUNK = 1 << 20

@@ -29,18 +29,13 @@ from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.text import state_texts
-from .bfs import Counts, Progress, grow
+from .bfs import MAX_CLASSES, Counts, Progress, grow
 from .engines import Engine
 from .keys import member, sortable
 from .ranking import UNSEEN, Ranking
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
 DIAMETER_STATES = 50_000
-#: The largest level a census expands: with six moves, its children, their
-#: sort and the next level took 300 bytes per class expanded (Rubik's Slide
-#: 4x4 hard mode: 18.7 million classes, 5.6 GB peak), so 10 million keep a
-#: census under the 4 GB the tools stay within.
-MAX_CLASSES = 10_000_000
 #: The largest ranked table: one byte per index, 4 GiB.
 MAX_TABLE = 4 << 30
 #: States at the largest distance a ranked census reports (the first by index).

@@ -72,12 +72,6 @@ class Engine(_Keyed):
         word, shift = layout.fields()
         self._word, self._shift = word.astype(np.int64), shift.astype(np.uint64)
 
-    def compiled(self) -> bool:
-        """Whether this grid's kernels are already in numba's on-disk cache
-        (otherwise the first call compiles them: seconds to a minute)."""
-        return all(self._k.cached(f) for f in (self._canonical, self._expand, self._stabilisers, self._step,
-                                                self._k.encode_cells))
-
     def encode(self, cells: np.ndarray) -> np.ndarray:
         """(S, N) colours -> (S, W) keys, in a kernel (a solver's beam
         encodes every child it scores)."""

@@ -26,7 +26,6 @@ int64 to float64, which would silently corrupt keys.
 """
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
 import numpy as np
@@ -796,13 +795,3 @@ def merge_first(a, b, shift):
 def threads() -> int:
     """The threads numba's parallel kernels use."""
     return get_num_threads()
-
-
-def cached(kernel) -> bool:
-    """Whether numba's on-disk cache already holds ``kernel``, so the next
-    call loads it instead of compiling (the CLI warns before a compile).
-    Reads numba's cache index path, not public API: unknown means True."""
-    try:
-        return os.path.exists(kernel._cache._cache_file._index_path)
-    except AttributeError:
-        return True
