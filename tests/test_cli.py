@@ -1,9 +1,11 @@
 """The command line (wsdb/cli.py): every command, --json, batch mode, and
 bad input as one line with exit status 2."""
 import json
+import os
 
 import pytest
 
+import wsdb
 from wsdb.puzzle import format_state, parse_state, random_states, wrapslide
 
 
@@ -271,6 +273,10 @@ def test_an_empty_db_and_a_missing_folder_are_named(run, tmp_path):
     assert res.exit_code == 2 and "does not exist" in res.stderr and not (tmp_path / "no").exists()
 
 
+#: how CPython reports an interrupt in its own start-up, before the program's first line
+CPYTHON_START = ("Fatal Python error: init_import_site", "Could not import runpy module")
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
 def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
@@ -285,6 +291,11 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(input="1212/3434/1243/3421\n", timeout=60)
     # -SIGINT: the signal came before Python itself had started (nothing ran, nothing said)
+    if err.startswith(CPYTHON_START):
+        # CPython's own start-up (site, runpy) was interrupted before any code of wsdb ran: no program
+        # can catch that; none of the traceback may be wsdb's
+        assert os.path.dirname(wsdb.__file__) not in err and proc.returncode != 0, err
+        return
     assert "Traceback" not in err and proc.returncode in (0, 130, -signal.SIGINT), err
     if proc.returncode == 130:
         assert err.strip().splitlines()[-1] == "wsdb: interrupted"

@@ -207,6 +207,23 @@ def columns_option(f):
     return click.option("--m", "m", type=int, default=None, help="Sliding puzzle only: columns (default n).")(f)
 
 
+def state_columns_option(f):
+    """--m where the state itself gives the board (lookup, solve, apply):
+    taken for the same command lines as build, and checked against STATE."""
+    return click.option("--m", "m", type=int, default=None, metavar="COLS",
+                        help="Sliding puzzle: columns. Read from STATE; when given, every state "
+                             "must have this many.")(f)
+
+
+def _check_columns(states: list[str], m: int | None) -> None:
+    if m is None:
+        return
+    for s in states:
+        cols = len(s.split("/", 1)[0])
+        if cols != m:
+            raise WsdbError(f"state {s!r} has {cols} columns but --m says {m}")
+
+
 def board_options(f):
     """--n, --m, --c, --puzzle and --goal: the board of one tree (build,
     census, verify, export; random and stats take their own --n/--c)."""
@@ -232,11 +249,26 @@ def root_option(f):
                    "other puzzles to the end (those of over 100 M arrangements need D).")
 @root_option
 @click.option("--force", is_flag=True, help="Rebuild even if a finished build is stored.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: this process, classes stored as rows. dask: Dask distributed, classes stored "
+                   "as Parquet levels in --levels (docs/scale.md).")
+@click.option("--levels", "levels", default=None, metavar="URL",
+              help="dask: the folder or fsspec URL for the Parquet levels (default: beside the database, "
+                   "DB.levels/NxN-cC-ROOT).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="dask: a running scheduler, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster here).")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="dask without --scheduler: worker processes of the LocalCluster (default 2).")
+@click.option("--worker-memory", default=None, metavar="SIZE",
+              help="dask without --scheduler: memory limit per worker, e.g. 8GiB (default: shared out).")
+@click.option("--partitions", type=int, default=None, hidden=True,
+              help="dask: split every level this many ways (a power of two; default: from its size).")
 @quiet_option
 @db_option
 @json_option
 @clean_errors
-def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
+def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, scheduler, workers, worker_memory,
+          partitions, quiet, db, as_json):
     """Breadth-first search over symmetry classes from the solved states,
     storing one row per class (representative, depth, parent, orbit size).
 
@@ -266,9 +298,26 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, quiet, db, as_json):
         if not quiet:
             click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
 
+    dask_only = {"--levels": levels, "--scheduler": scheduler, "--workers": workers,
+                 "--worker-memory": worker_memory, "--partitions": partitions}
+    if engine == "local" and any(v is not None for v in dask_only.values()):
+        named = next(k for k, v in dask_only.items() if v is not None)
+        raise WsdbError(f"{named} is for the dask engine: add --engine dask")
+    if scheduler and workers:
+        raise WsdbError("--workers sizes a LocalCluster: a --scheduler has its own workers")
+    if partitions is not None and (partitions < 1 or partitions & (partitions - 1)):
+        raise WsdbError(f"--partitions {partitions}: expected a power of two")
     try:
-        tree, row = build_board(p, db=db, max_depth=max_depth, root=root, force=force,
-                                progress=_level_lines(quiet), starting=starting)
+        if engine == "dask":
+            from .db.build import build_distributed, default_levels
+
+            tree, row = build_distributed(p, levels or default_levels(db, p, root), db=db, max_depth=max_depth,
+                                          root=root, force=force, scheduler=scheduler, workers=workers,
+                                          memory=worker_memory, partitions=partitions,
+                                          progress=_level_lines(quiet), starting=starting)
+        else:
+            tree, row = build_board(p, db=db, max_depth=max_depth, root=root, force=force,
+                                    progress=_level_lines(quiet), starting=starting)
     except KeyboardInterrupt:
         click.echo(f"wsdb: build interrupted; every finished level is stored: run `{command}` to resume", err=True)
         sys.exit(130)
@@ -372,10 +421,11 @@ def _read_states(state: str) -> list[str]:
 @main.command()
 @click.argument("state")
 @puzzle_options
+@state_columns_option
 @db_option
 @json_option
 @clean_errors
-def lookup(state, puzzle, goal, db, as_json):
+def lookup(state, puzzle, goal, m, db, as_json):
     """Optimal distance of STATE and one optimal move sequence.
 
     STATE '-' reads one state per line from stdin (batch mode). Every
@@ -387,8 +437,10 @@ def lookup(state, puzzle, goal, db, as_json):
 
     global _skip_teardown
     _skip_teardown = True
+    states = _read_states(state)
+    _check_columns(states, m)
     lines = []
-    for ans in lookup_many(_read_states(state), db=db, puzzle=puzzle, goal=goal):
+    for ans in lookup_many(states, db=db, puzzle=puzzle, goal=goal):
         if as_json:
             lines.append(json.dumps(ans.to_dict()))
         elif ans.distance is None:
@@ -418,11 +470,12 @@ def lookup(state, puzzle, goal, db, as_json):
 @click.option("--length-only", is_flag=True,
               help="Report the length without the moves (skips rebuilding the stored tail).")
 @puzzle_options
+@state_columns_option
 @quiet_option
 @db_option
 @json_option
 @clean_errors
-def solve(state, method, time_limit, length_only, puzzle, goal, quiet, db, as_json):
+def solve(state, method, time_limit, length_only, puzzle, goal, m, quiet, db, as_json):
     """A short (often optimal) move sequence solving STATE, with a proven
     lower bound on the optimal length.
 
@@ -443,6 +496,7 @@ def solve(state, method, time_limit, length_only, puzzle, goal, quiet, db, as_js
     from .solver.solve import iter_solve
 
     states = _read_states(state)
+    _check_columns(states, m)
     solutions = iter_solve(states, db=db, method=method, time_limit=time_limit, length_only=length_only,
                            puzzle=puzzle, goal=goal)   # checks everything before anything runs
     for sol in solutions:
@@ -515,9 +569,10 @@ def eval_cmd(n, c, count, seed, method, time_limit, quiet, db, as_json):
 @click.argument("state")
 @click.argument("moves", nargs=-1)
 @puzzle_options
+@state_columns_option
 @json_option
 @clean_errors
-def apply(state, moves, puzzle, goal, as_json):
+def apply(state, moves, puzzle, goal, m, as_json):
     """Print STATE after MOVES (e.g. `wsdb apply 1212/3434/1243/3421 T1 R1`).
 
     With --json: the start, the moves, the result, whether it is solved, and
@@ -525,6 +580,7 @@ def apply(state, moves, puzzle, goal, as_json):
     `wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2`."""
     from .puzzle.replay import replay
 
+    _check_columns([state], m)
     played = replay(state, list(moves), puzzle, goal)
     if as_json:
         click.echo(json.dumps(played.to_dict()))
@@ -834,10 +890,16 @@ def serve(host, port, max_time_limit, max_busy, db):
     from .db.location import resolve
     from .web import serve as run
 
+    if max_time_limit != max_time_limit:   # NaN passes click's range check: every comparison with it is false
+        raise WsdbError("--max-time-limit nan: expected a number of seconds, more than 0 and at most 600")
     where = resolve(db)
     if where.missing and where.explicit:
         raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
                         "or leave --db out to serve without one")
+    if not where.missing:
+        from .db.store import Store
+
+        Store.open(db)   # a file that is not a wsdb database is refused here, in one line, not at start-up
 
     def ready():
         tables = "no database yet: answers come from the solver alone" if where.missing else where.label

@@ -14,5 +14,7 @@ never the solver.
 * :mod:`.cache`      arrays derived from a build, cached beside the file
 * :mod:`.sample`     uniform random states from a complete stored tree
 * :mod:`.grid_sql`   the SQL that computes ``classes.grid`` (frozen into the migrations)
+* :mod:`.levels`     a tree kept as Parquet levels: the manifest, partition files, lookups on them
+* :mod:`.distributed` the search on Dask distributed, a level at a time (``build --engine dask``)
 * :mod:`.migrations` the schema, as Alembic revisions
 """

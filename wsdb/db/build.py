@@ -11,6 +11,7 @@ deeper when a larger ``max_depth`` is asked for.
 """
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from datetime import datetime, timezone
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..engine import Engine, puzzle_engine
 from ..engine.bfs import MAX_CLASSES, Counts, Level, Progress, Tree, first_level, next_level
-from ..engine.keys import sortable
+from ..engine.keys import KeyLayout, sortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
 from ..puzzle.sliding import SlidingPuzzle
@@ -328,3 +329,118 @@ def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[t
     for i in range(0, level.classes, chunk):
         parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
         yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
+
+
+def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | None = None, root: str = "all",
+                      force: bool = False, scheduler: str | None = None, workers: int | None = None,
+                      memory: str | None = None, partitions: int | None = None,
+                      progress: Progress | None = None,
+                      starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+    """Build a tree on Dask distributed (:mod:`.distributed`), its classes
+    as Parquet levels in ``levels`` (a folder or fsspec URL), its build row
+    and ``levels`` rows in the database as for any build, with
+    ``builds.levels`` naming the folder. Through the scheduler at
+    ``scheduler``, else a LocalCluster of ``workers`` processes.
+
+    Resumable as :func:`build` is: the levels folder's manifest records a
+    level only once all its files are written, and a rerun continues from
+    the last one it records (the database's rows follow the manifest)."""
+    try:
+        from .distributed import connect
+    except ImportError:
+        raise WsdbError("the dask engine needs Dask distributed, which is not installed: "
+                        "pip install 'wsdb[dask]'") from None
+    from .levels import LevelFolder
+
+    if puzzle.ranked_only:
+        raise WsdbError(f"{puzzle.label} is built whole through its ranked table: the dask engine grows "
+                        "symmetry classes (leave --engine out)")
+    if max_depth is None and puzzle.roots:
+        max_depth = default_depth(puzzle.n, puzzle.c)
+    if max_depth is not None and max_depth < 0:
+        raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
+    root = root if puzzle.roots else puzzle.goal
+    if puzzle.roots and root not in puzzle.roots:
+        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
+    folder = LevelFolder(levels)
+    client = connect(scheduler, workers, memory)   # an unreachable scheduler is said before anything is written
+    try:
+        folder.check_writable()
+        return _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress,
+                                 starting)
+    finally:
+        cluster = getattr(client, "cluster", None) if scheduler is None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress, starting):
+    """The store's side of :func:`build_distributed`, with a connected client."""
+    from .distributed import TreeSpec, grow_levels
+
+    store, row = _open(db, puzzle, root)
+    key = (puzzle.n, puzzle.c, root, puzzle.name)
+    if row is not None and not force and row["status"] == "done" and (
+            row["complete"] or (max_depth is not None and row["height"] >= max_depth)):
+        return None, row
+    if row is not None and not force and row.get("levels") != folder.url:
+        where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
+        raise WsdbError(f"{store.label} holds this tree as {where}: give the same --levels to resume it, "
+                        "or --force to start over")
+    if force and folder.manifest() is not None:
+        folder.fs.rm(folder.path("manifest.json"))
+    if starting:
+        starting()
+    spec = TreeSpec(puzzle.name, puzzle.n, puzzle.c, None if puzzle.roots else puzzle.goal)
+    words = KeyLayout.for_colours(puzzle.ncells, puzzle.c).words
+    t0 = time.perf_counter()
+    earlier = 0.0 if row is None or force else row["seconds"]
+    stored = set() if row is None or force else {r["depth"] for r in store.level_rows(*key[:3], puzzle.name)}
+    state = {"row": None if force else row}
+
+    def record(entry, man=None):
+        """Store one level the manifest records (once: a resumed run's
+        earlier levels are in the database already)."""
+        if entry.depth in stored:
+            return
+        stored.add(entry.depth)
+        level = Counts(entry.depth, entry.classes, entry.states)
+        lrow = dict(puzzle=puzzle.name, n=puzzle.n, c=puzzle.c, root=root, depth=entry.depth,
+                    classes=entry.classes, states=entry.states)
+        if state["row"] is None:
+            state["row"] = dict(_new_row(puzzle, root, max_depth, level), levels=folder.url)
+            store.begin_tree(state["row"], lrow, [])
+        else:
+            state["row"].update(status="building", builder=this_builder(), max_depth=max_depth)
+            totals = _add_level(state["row"], level, earlier + time.perf_counter() - t0)
+            store.add_level(key, lrow, [], dict(totals, status="building", builder=this_builder(),
+                                               max_depth=max_depth))
+        if progress:
+            progress(level, time.perf_counter() - t0)
+
+    before = folder.manifest()
+    for entry in before.levels if before is not None else []:   # what a killed run recorded last
+        record(entry)
+    man = grow_levels(client, folder.url, spec, root, words, len(puzzle.moves), max_depth, partitions,
+                      on_level=record)
+    tree = Tree(puzzle.n, puzzle.c, root, max_depth, man.complete, 0.0,
+                [Counts(e.depth, e.classes, e.states) for e in man.levels], puzzle.name)
+    row = state["row"]
+    row["max_depth"] = max_depth
+    store.update_build(key, {"max_depth": max_depth})
+    _finish(store, key, row, tree, earlier, t0)
+    return tree, row
+
+
+def default_levels(db, puzzle: Puzzle, root: str) -> str:
+    """Where ``--engine dask`` keeps a tree's levels when no --levels is
+    given: a folder beside the database file, one subfolder per tree."""
+    from .location import resolve
+
+    where = resolve(db)
+    if where.path is None:
+        raise WsdbError(f"{where.label} is not a file: give the levels a home with --levels URL")
+    tree = f"{puzzle.n}x{puzzle.n}-c{puzzle.c}-{root}" if puzzle.roots else \
+        f"{puzzle.name}-{puzzle.n}x{puzzle.n}-{hashlib.sha1(puzzle.goal.encode()).hexdigest()[:10]}"
+    return str(where.path.with_name(where.path.name + ".levels") / tree)

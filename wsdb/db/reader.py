@@ -29,7 +29,7 @@ CHUNK = 5000       # keys per IN (...) query when keys are BLOBs
 MMAP_BYTES = 1 << 31   # readers map the file: key searches a third faster than through read()
 
 _BUILD_COLUMNS = ("puzzle", "n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
-                  "seconds", "version", "built_at", "status", "builder", "symbols")
+                  "seconds", "version", "built_at", "status", "builder", "symbols", "levels")
 
 
 def connect_readonly(path) -> sqlite3.Connection:

@@ -78,6 +78,7 @@ builds = sa.Table(
     sa.Column("status", sa.Text, nullable=False, server_default="done"),
     sa.Column("builder", sa.Text),
     sa.Column("symbols", sa.Text),   # other puzzles: how labels 0..c-1 are written
+    sa.Column("levels", sa.Text),    # Parquet levels holding the classes (migration 0006); NULL: class rows
 )
 levels = sa.Table(
     "levels", metadata, *_tree_columns(),

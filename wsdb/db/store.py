@@ -6,6 +6,7 @@ says in :mod:`wsdb.db.connection`. A lookup's two queries on a SQLite
 file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
 from __future__ import annotations
 
+import sqlite3
 from importlib import resources
 from typing import Iterable, Iterator
 
@@ -13,7 +14,7 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from ..errors import WsdbError
+from ..errors import DamagedError, WsdbError
 from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
@@ -153,9 +154,12 @@ class Store:
 
     def build_row(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict | None:
         """The stored build of (n, c, root) of ``puzzle``, or None."""
-        with self.sql.connect() as conn:
-            row = conn.execute(sa.select(builds).where(*_tree_is(builds, n, c, root, puzzle))).first()
-            return dict(row._mapping) if row else None
+        try:
+            with self.sql.connect() as conn:
+                row = conn.execute(sa.select(builds).where(*_tree_is(builds, n, c, root, puzzle))).first()
+        except exc.DatabaseError as e:   # a table dropped or broken under a current schema
+            raise DamagedError(f"{self.label}: cannot read its builds ({e.orig}); run `wsdb verify`") from None
+        return dict(row._mapping) if row else None
 
     def require_build(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict:
         """The stored, finished build, or a clear error saying how to make
@@ -267,9 +271,24 @@ class Store:
 
     # ---- classes -----------------------------------------------------------
 
+    def parquet(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE):
+        """The :class:`~wsdb.db.levels.ParquetTree` holding this tree's
+        classes when its build keeps them as Parquet levels (``wsdb build
+        --engine dask``), else None: every query of classes below reads it
+        instead of ``class_rows``."""
+        row = self.build_row(n, c, root, puzzle)
+        if row is None or not row.get("levels"):
+            return None
+        from .levels import ParquetTree
+
+        return ParquetTree(row["levels"], self.label)
+
     def classes_at_depth(self, n: int, c: int, depth: int, root: str = "all",
                          limit: int | None = None, puzzle: str = WRAPSLIDE) -> list[dict]:
         """Representatives (grid, orbit_size) at one depth, in key order."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            return pq.classes_at_depth(depth, limit)
         stmt = (sa.select(classes.c.grid, classes.c.orbit_size)
                 .where(*_tree_is(classes, n, c, root, puzzle), classes.c.depth == depth)
                 .order_by(classes.c.rep).limit(limit))
@@ -278,6 +297,9 @@ class Store:
 
     def orbit_profile(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> list[dict]:
         """How many classes (and states) have each orbit size."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            return pq.orbit_profile()
         stmt = (sa.select(class_rows.c.orbit_size, sa.func.count().label("classes"),
                           sa.func.sum(class_rows.c.orbit_size).label("states"))
                 .where(*_tree_is(class_rows, n, c, root, puzzle))
@@ -288,7 +310,12 @@ class Store:
     def iter_classes(self, n: int, c: int, root: str = "all", chunk: int = 100_000,
                      puzzle: str = WRAPSLIDE) -> Iterator[list[tuple]]:
         """Every stored class as (rep, depth, parent, orbit_size), in key
-        order, a chunk of rows at a time (memory stays bounded)."""
+        order, a chunk of rows at a time (memory stays bounded; a Parquet
+        tree is read whole first)."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            yield from pq.iter_classes(n, c, root, puzzle, chunk)
+            return
         stmt = (sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
                 .where(*_tree_is(class_rows, n, c, root, puzzle)).order_by(class_rows.c.rep))
         with self.sql.connect() as conn:
@@ -300,16 +327,22 @@ class Store:
         """Depth and parent of each key: (found, depth, parents (S, W)).
 
         Keys that are not stored get found=False, depth -1."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            return pq.fetch(n, c, layout, keys, root, puzzle)
         keys = np.asarray(keys, dtype=np.uint64).reshape(-1, layout.words)
-        with self.sql.connect() as conn:
-            if self.sql.dialect.name == "sqlite":
-                return fetch_keys(conn.connection.driver_connection, n, c, root, layout, keys, puzzle)
-            values = list(dict.fromkeys(layout.to_sql(keys)))
-            rows = []
-            for i in range(0, len(values), CHUNK):
-                stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
-                    *_tree_is(class_rows, n, c, root, puzzle), class_rows.c.rep.in_(values[i:i + CHUNK]))
-                rows += [tuple(r) for r in conn.execute(stmt)]
+        try:
+            with self.sql.connect() as conn:
+                if self.sql.dialect.name == "sqlite":
+                    return fetch_keys(conn.connection.driver_connection, n, c, root, layout, keys, puzzle)
+                values = list(dict.fromkeys(layout.to_sql(keys)))
+                rows = []
+                for i in range(0, len(values), CHUNK):
+                    stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
+                        *_tree_is(class_rows, n, c, root, puzzle), class_rows.c.rep.in_(values[i:i + CHUNK]))
+                    rows += [tuple(r) for r in conn.execute(stmt)]
+        except (exc.DatabaseError, sqlite3.DatabaseError) as e:   # a table dropped or broken
+            raise DamagedError(f"cannot read the class rows ({getattr(e, 'orig', e)})") from None
         return match_rows(layout, keys, rows)
 
     def missing_objects(self) -> list[str]:
@@ -356,6 +389,9 @@ class Store:
              puzzle: str = WRAPSLIDE):
         """All stored classes (optionally of one depth), sorted by key:
         (reps (S, W), depths, parents (S, W), orbit sizes)."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            return pq.load(n, c, root, puzzle, depth)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size) \
             .where(*_tree_is(class_rows, n, c, root, puzzle))
         if depth is not None:
@@ -381,6 +417,10 @@ class Store:
         """Every stored class as (reps (S, W) sorted by key, depths int8),
         read in chunks so memory stays near the size of the result (the
         solver's endgame tables; 9.7 M classes of 6x6 three colours)."""
+        pq = self.parquet(n, c, root, puzzle)
+        if pq is not None:
+            keys, depth, _, _ = pq.load(n, c, root, puzzle)
+            return keys, depth.astype(np.int8)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root, puzzle))
         reps, depths = [], []
         with self.sql.connect() as conn:

@@ -219,7 +219,13 @@ def _verify(store: Store, eng, root: str) -> Report:
     build = store.require_build(n, c, root, p.name)
     with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
         try:
-            t = Stored(store, build, root, eng, *store.load(n, c, eng.layout, root, puzzle=p.name))
+            if build.get("levels"):   # a tree kept as Parquet levels: every file checked as it is read
+                from .levels import ParquetTree
+
+                arrays = ParquetTree(build["levels"]).load_all(n, c, root, p.name)
+            else:
+                arrays = store.load(n, c, eng.layout, root, puzzle=p.name)
+            t = Stored(store, build, root, eng, *arrays)
         except DamagedError as e:
             return Report(n, c, root, False, 0, 0, False, str(e), ())
     if not len(t.reps):

@@ -6,6 +6,7 @@ move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 * :mod:`.kernels`  numba: permute, canonicalise, expand, step, find
 * :mod:`.engines`  a puzzle bound to the kernels (and a numpy twin for a few states)
 * :mod:`.bfs`      the pure breadth-first search over classes: any storage drives it
+* :mod:`.partition` its steps split by a hash of the key, for a distributed engine
 * :mod:`.census`   states per distance counted in memory (classes, or a ranked table)
 * :mod:`.ranking`  a state's index in its group (+ :mod:`.rank_kernels`)
 * :mod:`.compiling` numba compiles announce themselves (:mod:`wsdb.notices`)

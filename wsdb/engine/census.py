@@ -74,9 +74,20 @@ class Census:
                             for d, (s, k) in enumerate(zip(self.states, self.classes))])
 
 
+#: The most classes a census grows in one sitting: at about a million classes
+#: a second on 2 cores (docs/performance.md), some minutes of work; every
+#: Wrapslide grid up to 6x6 two colours (about 3 M classes) is under it.
+MAX_CENSUS_CLASSES = 200_000_000
+
+
 def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = None) -> Census:
     """Count the states of ``puzzle`` by distance from its goal (its solved
     states, for Wrapslide); with ``all_pairs`` also the diameter."""
+    if puzzle.every_arrangement and puzzle.states // puzzle.group_order > MAX_CENSUS_CLASSES:
+        # every arrangement is a state, so its classes are known from below without growing a level
+        raise WsdbError(f"{puzzle.label} has at least {puzzle.states // puzzle.group_order:.2g} classes (its states "
+                        f"over its {puzzle.group_order} symmetries), more than the {MAX_CENSUS_CLASSES:,} a census "
+                        "counts in memory: store its first levels with `wsdb build --max-depth D`")
     t0 = time.perf_counter()
     try:
         tree = grow(Engine(puzzle), progress=progress, max_classes=MAX_CLASSES)

@@ -26,7 +26,7 @@ FAMILIES = "TBLR"
 HORIZONTAL = (0, 1)   # T, B: rows slide sideways
 VERTICAL = (2, 3)     # L, R: columns slide up and down
 
-_NAME = re.compile(r"^([TBLR])(\d+)$")
+_NAME = re.compile(r"^([TBLR])([0-9]+)$")   # ASCII digits: int() would take "٣" or "１"
 
 #: ``BLOCKED[f, g]``: after a move of family f, no move of family g follows.
 #: Two moves of one family merge into one, and the commuting partner's moves

@@ -354,7 +354,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db=None, max_time_limit: fl
             pass
     except OSError as e:
         taken = e.errno == errno.EADDRINUSE
-        raise WsdbError(f"cannot listen on {host}:{port} ({e.strerror}): "
+        shown = host if len(host) <= 80 else host[:77] + "..."
+        raise WsdbError(f"cannot listen on {shown}:{port} ({e.strerror}): "
                         + ("pick another with --port" if taken else "expected an address of this machine with "
                            "--host, such as 127.0.0.1")) from None
     app = create_app(db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=on_ready)

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Benchmark `wsdb build --engine dask`: whole processes on a LocalCluster,
+checked against the single-process build, and the scaling figures of
+docs/scale.md.
+
+For each case, one `wsdb build --engine dask --workers K --worker-memory M`
+into a new SQLite file and levels folder, timed from outside with
+/usr/bin/time -v (wall clock; peak resident set of the largest process, the
+client or a worker, since the workers are its children). The manifest gives
+each level's seconds, partitions and shuffle bytes. Unless --no-compare, the
+same grid is built by the single-process engine to the same depth and every
+level's classes, states and rows (rep, depth, parent, orbit size) are
+compared; a difference stops the script.
+
+    python scripts/bench_dask.py --grid 6x6c2 --workers 1 --workers 2
+    python scripts/bench_dask.py --grid 6x6c3 --depth 8 --workers 2 --memory 8GiB
+    python scripts/bench_dask.py ... --write        # the table into docs/scale.md
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+GRIDS = {"4x4c4": (4, 4), "6x6c2": (6, 2), "6x6c3": (6, 3), "6x6c4": (6, 4)}
+
+
+def wsdb() -> str:
+    return shutil.which("wsdb") or str(Path(sys.executable).with_name("wsdb"))
+
+
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS MiB) of one process tree, by /usr/bin/time -v."""
+    res = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{res.stderr[-2000:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", res.stderr)
+    h, m, s = (float(x) if x else 0.0 for x in wall.groups())
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", res.stderr).group(1))
+    return h * 3600 + m * 60 + s, rss / 1024
+
+
+def same_rows(local: Path, dask: Path, n: int, c: int) -> str:
+    """'identical', or the first difference between the two stored trees."""
+    from wsdb.db.store import Store
+    from wsdb.engine.keys import KeyLayout
+
+    a, b = Store.open(local), Store.open(dask)
+    if a.level_rows(n, c) != b.level_rows(n, c):
+        return "levels differ"
+    layout = KeyLayout.for_colours(n * n, c)
+    for name, x, y in zip(("reps", "depths", "parents", "orbits"), a.load(n, c, layout), b.load(n, c, layout)):
+        if not np.array_equal(x, y):
+            return f"{name} differ"
+    return "identical"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--grid", choices=sorted(GRIDS), default="6x6c2")
+    ap.add_argument("--depth", type=int, default=None, help="--max-depth (default: the build's default)")
+    ap.add_argument("--workers", type=int, action="append", help="worker processes (repeat to compare)")
+    ap.add_argument("--memory", default="8GiB", help="memory limit per worker")
+    ap.add_argument("--no-compare", action="store_true", help="skip the single-process build")
+    ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
+    ap.add_argument("--block", default="bench_dask")
+    args = ap.parse_args()
+    n, c = GRIDS[args.grid]
+    depth = ["--max-depth", str(args.depth)] if args.depth is not None else []
+    rows, levels_rows = [], []
+    with tempfile.TemporaryDirectory(prefix="wsdb-bench-dask-") as tmp:
+        tmp = Path(tmp)
+        local = tmp / "local.sqlite"
+        if not args.no_compare:
+            wall, rss = timed([wsdb(), "build", "--n", str(n), "--c", str(c), *depth, "--db", str(local), "-q"])
+            print(f"single process: {wall:.1f} s, {rss:.0f} MiB", flush=True)
+            rows.append(["single process (local engine)", "-", f"{wall:.1f}", f"{rss:,.0f}", "", "", "reference"])
+        for k in args.workers or [2]:
+            db, lv = tmp / f"dask{k}.sqlite", tmp / f"levels{k}"
+            wall, rss = timed([wsdb(), "build", "--n", str(n), "--c", str(c), *depth, "--engine", "dask",
+                               "--workers", str(k), "--worker-memory", args.memory, "--db", str(db),
+                               "--levels", str(lv), "-q"])
+            man = json.loads((lv / "manifest.json").read_text())
+            classes = sum(e["classes"] for e in man["levels"])
+            shuffle = sum(e["shuffle_bytes"] for e in man["levels"])
+            same = "not compared" if args.no_compare else same_rows(local, db, n, c)
+            if same not in ("identical", "not compared"):
+                sys.exit(f"{k} workers: {same} from the single-process build")
+            print(f"{k} workers: {wall:.1f} s, {rss:.0f} MiB, {classes:,} classes, {same}", flush=True)
+            rows.append([f"dask, {k} worker{'s' * (k > 1)} of 1 thread, {args.memory} each", str(k),
+                         f"{wall:.1f}", f"{rss:,.0f}", f"{classes / wall:,.0f}", f"{shuffle / 2**30:.2f}", same])
+            for e in man["levels"]:
+                levels_rows.append([str(k), str(e["depth"]), f"{e['classes']:,}", str(e["partitions"]),
+                                    f"{e['seconds']:.2f}", f"{e['classes'] / max(e['seconds'], 1e-9):,.0f}",
+                                    f"{e['shuffle_bytes'] / 2**20:,.1f}"])
+    label = f"{n}x{n} {c}-colour" + (f" to depth {args.depth}" if args.depth is not None else "")
+    table = (f"{label}, whole processes (one run each):\n\n"
+             "| engine | workers | wall s | peak MiB (largest process) | classes/s | shuffle GiB | rows vs single process |\n"
+             "|---|---:|---:|---:|---:|---:|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in rows)
+             + "\n\nPer level (from the manifest):\n\n"
+             "| workers | depth | classes | partitions | seconds | classes/s | shuffle MiB |\n"
+             "|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in levels_rows))
+    print(table)
+    if args.write:
+        from docs_tables import write
+
+        write("docs/scale.md", args.block, table, "scripts/bench_dask.py " + " ".join(sys.argv[1:]).replace(
+            " --write", ""))
+
+
+if __name__ == "__main__":
+    main()

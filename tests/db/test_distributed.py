@@ -1,0 +1,208 @@
+"""The dask engine (wsdb/db/distributed.py, wsdb/db/levels.py): builds
+through a LocalCluster of two worker processes, reached by its scheduler's
+address as a real cluster would be, must store exactly the levels, classes
+and parents of the single-process build; lookups on the Parquet levels
+must answer what lookups on SQLite answer; a worker killed mid-level, a
+client killed mid-build, and damaged or unreachable parts are handled."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import wsdb
+from wsdb.db.build import build_distributed
+from wsdb.db.levels import LevelFolder, ParquetTree
+from wsdb.db.store import Store
+from wsdb.engine import get_engine
+from wsdb.puzzle import format_state, random_states, wrapslide
+
+pytestmark = pytest.mark.integration
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+        with Client(lc) as client:
+            yield lc.scheduler_address, client
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory):
+    """The single-process builds to compare with: 4x4 two to four colours, 6x6 two."""
+    path = tmp_path_factory.mktemp("local") / "local.sqlite"
+    for n, c in ((4, 2), (4, 3), (4, 4)):
+        wsdb.build(n, c, db=path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def six_if_asked(request, local):
+    """The 6x6 two-colour single-process build, for the slow cases only."""
+    if any(m.name == "slow" for m in request.node.iter_markers()) and \
+            Store.open(local).build_row(6, 2) is None:
+        wsdb.build(6, 2, db=local)
+
+
+def same_tree(local, db, n, c):
+    """Levels, classes and parents identical, row by row."""
+    a, b = Store.open(local), Store.open(db)
+    assert a.level_rows(n, c) == b.level_rows(n, c)
+    layout = get_engine(n, c).layout
+    for x, y in zip(a.load(n, c, layout), b.load(n, c, layout)):
+        assert np.array_equal(x, y)
+    ra, rb = a.build_row(n, c), b.build_row(n, c)
+    for k in ("complete", "god_number", "height", "classes", "states", "max_depth", "status"):
+        assert ra[k] == rb[k], k
+    assert rb["levels"] and not ra["levels"]
+
+
+SIX = pytest.param(6, 2, None, marks=pytest.mark.slow, id="6x6-c2")
+
+
+@pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), (4, 4, 8), SIX])
+def test_dask_build_equals_the_single_process_build(cluster, local, tmp_path, n, c, partitions):
+    db = tmp_path / "d.sqlite"
+    tree, row = build_distributed(wrapslide(n, c), str(tmp_path / "levels"), db=db, scheduler=cluster[0],
+                                  partitions=partitions)
+    assert tree.complete and row["levels"] == str(tmp_path / "levels")
+    same_tree(local, db, n, c)
+    man = LevelFolder(str(tmp_path / "levels")).manifest()
+    assert man.complete and [lv.classes for lv in man.levels] == [r["classes"] for r in
+                                                                 Store.open(db).level_rows(n, c)]
+
+
+def test_lookups_on_parquet_levels_equal_lookups_on_sqlite(cluster, local, tmp_path):
+    db = tmp_path / "d.sqlite"
+    build_distributed(wrapslide(4, 4), str(tmp_path / "lv"), db=db, scheduler=cluster[0])
+    states = [format_state(s) for s in random_states(wrapslide(4, 4), 1000, seed=34)]
+    ours, theirs = wsdb.lookup_many(states, db=db), wsdb.lookup_many(states, db=local)
+    assert [a.to_dict() for a in ours] == [b.to_dict() for b in theirs]
+    p = wrapslide(4, 4)
+    for s, ans in zip(states, ours):   # replayed here too: every answer ends solved in its length
+        cells = p.apply(wsdb.parse_state(s)[1] if isinstance(wsdb.parse_state(s), tuple) else wsdb.parse_state(s),
+                        ans.moves)
+        assert p.is_solved(cells) and len(ans.moves) == ans.distance
+
+
+def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
+    db = tmp_path / "d.sqlite"
+    build_distributed(wrapslide(4, 3), str(tmp_path / "lv"), db=db, scheduler=cluster[0])
+    res = run("verify", "--n", 4, "--c", 3, "--db", db, "-q")
+    assert res.exit_code == 0, res.output
+    a = run("stats", "--n", 4, "--c", 3, "--db", db, "--json")
+    b = run("stats", "--n", 4, "--c", 3, "--db", local, "--json")
+    drop = ("built_at", "seconds", "levels")
+    strip = lambda r: {k: v for k, v in json.loads(r.output).items() if k not in drop}   # noqa: E731
+    assert strip(a) == strip(b)
+    out_a, out_b = tmp_path / "a.csv", tmp_path / "b.csv"
+    assert run("export", out_a, "--n", 4, "--c", 3, "--db", db, "-q").exit_code == 0
+    assert run("export", out_b, "--n", 4, "--c", 3, "--db", local, "-q").exit_code == 0
+    assert out_a.read_text() == out_b.read_text()
+
+
+#: (n, c, the depth after which to kill): the 4x4 grid's deepest levels take about a second
+KILLS = [(4, 4, 7), pytest.param(6, 2, 4, marks=pytest.mark.slow, id="6x6-c2")]
+
+
+@pytest.mark.parametrize("n,c,after", KILLS)
+def test_a_worker_killed_mid_level_is_retried_by_dask(cluster, local, tmp_path, n, c, after):
+    address, client = cluster
+    levels = tmp_path / "lv"
+    killed = []
+
+    def kill_one_worker():
+        # once depth `after` is recorded the build is in its biggest levels: kill a worker then
+        while not killed:
+            man = LevelFolder(str(levels)).manifest() if (levels / "manifest.json").exists() else None
+            if man is not None and man.height >= after:
+                pid = next(iter(client.run(os.getpid).values()))
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=kill_one_worker, daemon=True)
+    t.start()
+    db = tmp_path / "d.sqlite"
+    build_distributed(wrapslide(n, c), str(levels), db=db, scheduler=address, partitions=8)
+    t.join(5)
+    assert killed
+    same_tree(local, db, n, c)
+    client.wait_for_workers(2, timeout=60)   # the nanny brings it back for the next test
+
+
+@pytest.mark.parametrize("n,c,after", KILLS)
+def test_a_killed_client_resumes_from_its_last_level(cluster, local, tmp_path, n, c, after):
+    db, levels = tmp_path / "d.sqlite", tmp_path / "lv"
+    cmd = [sys.executable, "-m", "wsdb", "build", "--n", str(n), "--c", str(c), "--engine", "dask", "--scheduler",
+           cluster[0], "--levels", str(levels), "--db", str(db), "--partitions", "8"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if (levels / "manifest.json").exists() and LevelFolder(str(levels)).manifest().height >= after:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    recorded = LevelFolder(str(levels)).manifest().height
+    assert not LevelFolder(str(levels)).manifest().complete   # killed before the end
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    same_tree(local, db, n, c)
+    # the rerun grew only the levels after the last recorded one
+    grown = [line for line in res.stderr.splitlines() if line.startswith("wsdb: depth ")]
+    assert all(int(line.split()[2].rstrip(":")) > recorded for line in grown)
+
+
+def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
+    db = tmp_path / "d.sqlite"
+    levels = tmp_path / "lv"
+    build_distributed(wrapslide(4, 3), str(levels), db=db, scheduler=cluster[0], partitions=4)
+    before = db.read_bytes()
+    # an unreachable scheduler
+    res = run("build", "--n", 4, "--c", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9",
+              "--db", db, "--levels", tmp_path / "x")
+    assert res.exit_code == 2 and res.stderr.strip().startswith("wsdb: cannot reach the Dask scheduler")
+    assert len(res.stderr.strip().splitlines()) == 1
+    # a levels URL that cannot be written
+    (tmp_path / "afile").write_text("x")
+    res = run("build", "--n", 4, "--c", 2, "--engine", "dask", "--scheduler", cluster[0], "--db", db,
+              "--levels", tmp_path / "afile" / "sub")
+    assert res.exit_code == 2 and "is not writable" in res.stderr and "Traceback" not in res.stderr
+    assert db.read_bytes() == before
+    state = "1212/2121/1313/3131"
+    good = run("lookup", state, "--db", db)
+    assert good.exit_code == 0
+    # a manifest that disagrees with its files
+    man_path = levels / "manifest.json"
+    text = man_path.read_text()
+    man = json.loads(text)
+    for lv in man["levels"]:   # every file one row short of what the manifest says
+        lv["rows"] = [r + 1 for r in lv["rows"]]
+        lv["classes"] += lv["partitions"]
+    man_path.write_text(json.dumps(man))
+    for args in (("lookup", state), ("verify", "--n", 4, "--c", 3, "-q")):
+        res = run(*args, "--db", db)
+        said = (res.stderr + res.stdout).strip().splitlines()   # verify names the fault on stdout
+        assert res.exit_code == 1 and len(said) == 1 and "manifest says" in said[0], res.output
+    man_path.write_text(text)
+    assert run("lookup", state, "--db", db).output == good.output
+    # a missing partition file
+    part = levels / "depth=03" / "part-00001.parquet"
+    part.rename(tmp_path / "kept.parquet")
+    for args in (("lookup", state), ("verify", "--n", 4, "--c", 3, "-q"), ("export", tmp_path / "o.csv",
+                                                                         "--n", 4, "--c", 3)):
+        res = run(*args, "--db", db)
+        assert res.exit_code == 1 and "part-00001.parquet is missing" in res.stderr + res.stdout, res.output
+    assert not (tmp_path / "o.csv").exists()
+    (tmp_path / "kept.parquet").rename(part)
+    assert run("lookup", state, "--db", db).output == good.output
+    assert db.read_bytes() == before

@@ -1,0 +1,241 @@
+"""The breadth-first search on Dask distributed, levels as Parquet
+(thesis §3.3, past one machine): the partitioned steps of
+:mod:`wsdb.engine.partition` as Dask tasks, a level at a time.
+
+For level d+1, one task per partition of level d reads its Parquet file,
+expands it with the numba kernels and cuts the children into the next
+level's P pieces; Dask moves piece j of every task to the task that merges
+partition j (the shuffle), which keeps the children found in neither of its
+shares of levels d and d-1 and writes partition j of depth d+1. Only once
+every partition is written does the manifest (:mod:`.levels`) record the
+level, so a killed client resumes from the last finished level, and a lost
+worker's tasks are run again by Dask from their inputs (every task reads
+files and returns arrays; a merge writes the same file again).
+
+P, a power of two, is chosen per level from the classes expected and the
+workers' memory (:func:`partitions_for`): a task holds about
+``BYTES_PER_CHILD`` bytes per child it expands or merges, and that is kept
+under a quarter of the smallest worker's memory limit; Dask spills the
+pieces waiting for their merge to disk beyond that.
+"""
+from __future__ import annotations
+
+import math
+import operator
+import os
+import socket
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+from distributed import WorkerPlugin
+
+from ..errors import WsdbError
+from ..notices import step
+from .levels import LevelEntry, LevelFolder, Manifest
+
+#: bytes a task holds per child: the children (W words), their parents, the
+#: sort's copy and the pieces (measured: a 6x6 three-colour task of 1 M
+#: classes and 20 M children peaked at ~1.3 GB, about 64 bytes a child at W = 2)
+BYTES_PER_CHILD = 32
+#: a task's share of its worker's memory limit
+TASK_SHARE = 4
+#: the most partitions a level is split into (P^2 shuffle pieces are tasks)
+MAX_PARTITIONS = 1024
+#: the growth assumed for the first levels, before two are known (Wrapslide
+#: levels grow 5-25 times a level: docs/results.md)
+FIRST_GROWTH = 25
+
+
+@dataclass(frozen=True)
+class TreeSpec:
+    """What a worker needs to make the puzzle's engine: names, not arrays,
+    so a task's arguments stay small and every worker builds its engine once."""
+
+    puzzle: str
+    n: int
+    c: int
+    goal: str | None
+    m: int | None = None
+
+
+@lru_cache(maxsize=8)
+def worker_engine(spec: TreeSpec):
+    """The puzzle's numba engine, made once per worker process; its kernels
+    load from numba's cache (compiled once per machine and user)."""
+    from ..engine import puzzle_engine
+    from ..puzzle.catalog import get_puzzle
+
+    goal = spec.goal if spec.puzzle != "wrapslide" else None
+    return puzzle_engine(get_puzzle(spec.puzzle, spec.n, c=spec.c, goal=goal, m=spec.m))
+
+
+def numba_cache_dir() -> str:
+    """A numba cache folder per user and host: a shared home would otherwise
+    let two machines write one cache file at once (numba #10128)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "wsdb", f"numba-{socket.gethostname()}-{os.getuid()}")
+
+
+class NumbaSettings(WorkerPlugin):
+    """A worker plugin that sets numba up before any kernel is imported on
+    the worker: its cache in :func:`numba_cache_dir`, and one thread, since
+    a task is one core's work and Dask runs one task per worker thread."""
+
+    name = "wsdb-numba"
+
+    def setup(self, worker=None):
+        os.environ.setdefault("NUMBA_CACHE_DIR", numba_cache_dir())
+        os.environ["NUMBA_NUM_THREADS"] = "1"
+
+
+# ---- the tasks (top-level functions: Dask sends them by reference) -----------
+
+def root_task(url: str, spec: TreeSpec, root: str, partitions: int) -> list[tuple[int, int]]:
+    """Write level 0 as ``partitions`` files; (rows, states) per file."""
+    from ..engine.bfs import first_level
+    from ..engine.partition import split
+
+    eng = worker_engine(spec)
+    level = first_level(eng, root)
+    folder = LevelFolder(url)
+    out = []
+    for j, (reps, orbits) in enumerate(split(level.reps, level.orbits.reshape(-1, 1), partitions)):
+        folder.write_part(0, j, reps, np.zeros_like(reps), orbits[:, 0])
+        out.append((len(reps), int(orbits.sum())))
+    return out
+
+
+def expand_task(url: str, spec: TreeSpec, man: Manifest, depth: int, i: int, partitions: int):
+    """Partition i of level ``depth``, expanded and cut into ``partitions`` pieces."""
+    from ..engine.partition import expand_partition
+
+    reps, _, _ = LevelFolder(url).read_part(man, depth, i, parents=False)
+    return expand_partition(worker_engine(spec), reps, partitions)
+
+
+def merge_task(url: str, spec: TreeSpec, man: Manifest, depth: int, j: int, partitions: int, *pieces):
+    """Partition j of level ``depth`` from its pieces; writes its file and
+    returns (rows, states, bytes written, bytes received)."""
+    from ..engine.partition import merge_partition, sorted_share, sources
+
+    folder = LevelFolder(url)
+    eng = worker_engine(spec)
+    words = man.words
+    above = []
+    for d in (depth - 1, depth - 2):
+        if d < 0:
+            above.append(sorted_share([], j, partitions))
+            continue
+        before = man.levels[d].partitions
+        keys = [folder.read_part(man, d, i, parents=False)[0] for i in sources(j, partitions, before)]
+        above.append(sorted_share(keys, j, partitions))
+    received = sum(k.nbytes + p.nbytes for k, p in pieces)
+    reps, parents = merge_partition(list(pieces), above[0], above[1], words)
+    orbits = eng.orbit_sizes(reps) if len(reps) else np.zeros(0, np.int64)
+    written = folder.write_part(depth, j, reps, parents, orbits)
+    return len(reps), int(orbits.sum()), written, received
+
+
+# ---- the driver ---------------------------------------------------------------
+
+def partitions_for(classes: int, growth: float, nmoves: int, words: int, memory: int, workers: int) -> int:
+    """P for the next level: enough that a task's children fit its share of
+    a worker's memory, both when this level is expanded into it and when it
+    is expanded in turn; at least twice the workers, a power of two."""
+    per = max(memory // TASK_SHARE, 1 << 26) // (BYTES_PER_CHILD * words)
+    need = max(2 * workers, math.ceil(classes * nmoves / per), math.ceil(classes * growth * nmoves / per))
+    return min(1 << max(need - 1, 0).bit_length(), MAX_PARTITIONS)
+
+
+def connect(scheduler: str | None, workers: int | None, memory: str | None):
+    """A Dask client: to the scheduler at ``scheduler``, or a LocalCluster
+    of ``workers`` processes (one thread each) on this machine."""
+    import dask
+    from dask.distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
+                client = Client(scheduler, timeout="5s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise WsdbError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+    else:
+        cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
+                               memory_limit=memory or "auto", dashboard_address=None)
+        client = Client(cluster)
+    client.register_plugin(NumbaSettings())
+    return client
+
+
+def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves: int,
+                max_depth: int | None, partitions: int | None = None,
+                on_level: Callable[[LevelEntry, Manifest], None] | None = None) -> Manifest:
+    """Grow the tree in the levels folder ``url`` through ``client``, from
+    its last finished level (or from the goal), until it is complete or
+    ``max_depth`` deep. ``on_level(entry, manifest)`` runs after each level
+    is recorded. ``partitions`` fixes P for every level (tests)."""
+    folder = LevelFolder(url)
+    folder.check_writable()
+    man = folder.manifest()
+    ident = (spec.puzzle, spec.n, spec.c, root, words)
+    if man is not None and (man.puzzle, man.n, man.c, man.root, man.words) != ident:
+        raise WsdbError(f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
+                        f"{man.root!r}: expected an empty folder or the same tree's")
+    workers = client.scheduler_info()["workers"].values()
+    nworkers = max(len(workers), 1)
+    memory = min((w.get("memory_limit") or 0 for w in workers), default=0) or 4 << 30
+    if man is None:
+        p0 = partitions or 1 << max(2 * nworkers - 1, 0).bit_length()
+        t0 = time.perf_counter()
+        folder.remove_depth(0)
+        parts = client.submit(root_task, url, spec, root, p0, pure=False).result()
+        man = Manifest(spec.puzzle, spec.n, spec.c, root, words, max_depth=max_depth)
+        man.levels.append(LevelEntry(0, p0, sum(r for r, _ in parts), sum(s for _, s in parts),
+                                     [r for r, _ in parts], round(time.perf_counter() - t0, 3)))
+        folder.write_manifest(man)
+        if on_level:
+            on_level(man.levels[0], man)
+    man.max_depth = max_depth
+    while not man.complete and (max_depth is None or man.height < max_depth):
+        here = man.levels[-1]
+        growth = here.classes / man.levels[-2].classes if len(man.levels) > 1 else FIRST_GROWTH
+        p = partitions or partitions_for(here.classes, growth, nmoves, words, memory, nworkers)
+        depth = here.depth + 1
+        t0 = time.perf_counter()
+        with step(f"depth {depth}", f"from {here.classes:,} classes in {here.partitions} partitions, "
+                                    f"into {p}") as st:
+            folder.remove_depth(depth)   # an unfinished level's files, from a killed run
+            expanded = client.map(expand_task, [url] * here.partitions, [spec] * here.partitions,
+                                  [man] * here.partitions, [here.depth] * here.partitions,
+                                  range(here.partitions), [p] * here.partitions, pure=False)
+            pieces = [[client.submit(operator.getitem, e, j, pure=False) for e in expanded] for j in range(p)]
+            merged = [client.submit(merge_task, url, spec, man, depth, j, p, *pieces[j], pure=False)
+                      for j in range(p)]
+            from dask.distributed import wait
+
+            # polled, not as_completed(..., with_results=True): that hung now and then with every
+            # merge finished (distributed 2026.8); gather fetches the results once all are done
+            while (done := sum(f.done() for f in merged)) < p:
+                st.count(done, p, "partitions merged")
+                try:
+                    wait(merged, timeout=0.5)
+                except TimeoutError:
+                    pass
+            results = client.gather(merged)   # raises a task's error, if one failed
+            del expanded, pieces, merged
+        classes = sum(r[0] for r in results)
+        if classes == 0:
+            folder.remove_depth(depth)
+            man.complete = True
+            folder.write_manifest(man)
+            break
+        entry = LevelEntry(depth, p, classes, sum(r[1] for r in results), [r[0] for r in results],
+                           round(time.perf_counter() - t0, 3), sum(r[3] for r in results))
+        man.levels.append(entry)
+        folder.write_manifest(man)
+        if on_level:
+            on_level(entry, man)
+    return man

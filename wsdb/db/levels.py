@@ -1,0 +1,333 @@
+"""A tree stored as Parquet levels: one folder per depth, one file per
+partition (:mod:`wsdb.engine.partition`), and a manifest that records a
+level only once every one of its files is written.
+
+    LEVELS/manifest.json
+    LEVELS/depth=07/part-00013.parquet     rep, parent, orbit_size, depth
+
+Each file holds one partition's classes sorted by key; a key of W 64-bit
+words is W unsigned columns ``rep_0`` .. (most significant first; one
+column, ``rep``, when it fits a word), and likewise ``parent``. LEVELS is a
+folder or any fsspec URL (``file://``, ``memory://``, ``s3://`` ... where
+its package is installed), so an object store needs no code here.
+
+The manifest is the truth: files of a depth it does not list are an
+unfinished level, written again by the next run. A reader checks each file
+it opens against the manifest's row count, so a lost or replaced file is
+damage, never a wrong answer.
+"""
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..errors import DamagedError, WsdbError
+from ..engine.keys import sortable
+from ..engine.partition import owner
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+
+@dataclass
+class LevelEntry:
+    """One finished level in the manifest."""
+
+    depth: int
+    partitions: int
+    classes: int
+    states: int
+    rows: list[int]          # classes per partition file, in partition order
+    seconds: float = 0.0
+    shuffle_bytes: int = 0   # bytes of pieces moved to the merging tasks
+
+
+@dataclass
+class Manifest:
+    """What a levels folder holds: the tree's identity and its finished levels."""
+
+    puzzle: str
+    n: int
+    c: int
+    root: str
+    words: int
+    levels: list[LevelEntry] = field(default_factory=list)
+    complete: bool = False
+    max_depth: int | None = None
+    format: int = FORMAT
+
+    @property
+    def height(self) -> int:
+        return len(self.levels) - 1
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str, label: str) -> "Manifest":
+        try:
+            raw = json.loads(text)
+            if raw.get("format") != FORMAT:
+                raise ValueError(f"format {raw.get('format')!r}, expected {FORMAT}")
+            raw["levels"] = [LevelEntry(**lv) for lv in raw["levels"]]
+            man = cls(**raw)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            raise DamagedError(f"{label}: the manifest cannot be read ({e})") from None
+        for d, lv in enumerate(man.levels):
+            if lv.depth != d or len(lv.rows) != lv.partitions or sum(lv.rows) != lv.classes:
+                raise DamagedError(f"{label}: the manifest's depth {d} disagrees with itself "
+                                   f"(depth {lv.depth}, {lv.partitions} partitions, {len(lv.rows)} row counts, "
+                                   f"{sum(lv.rows):,} rows for {lv.classes:,} classes)")
+        return man
+
+
+def key_columns(name: str, words: int) -> list[str]:
+    return [name] if words == 1 else [f"{name}_{w}" for w in range(words)]
+
+
+class LevelFolder:
+    """A levels folder or URL, through fsspec."""
+
+    def __init__(self, url: str):
+        import fsspec
+
+        self.url = str(url)
+        try:
+            self.fs, self.root = fsspec.core.url_to_fs(self.url)
+        except (ImportError, ValueError) as e:   # an unknown protocol, or its package missing
+            raise WsdbError(f"levels URL {self.url!r} cannot be used: {e}") from None
+
+    @property
+    def label(self) -> str:
+        return self.url
+
+    def path(self, *parts: str) -> str:
+        return posixpath.join(self.root, *parts)
+
+    @staticmethod
+    def part_name(depth: int, j: int) -> str:
+        return f"depth={depth:02d}/part-{j:05d}.parquet"
+
+    # ---- the manifest ------------------------------------------------------
+
+    def manifest(self) -> Manifest | None:
+        """The manifest, or None where the folder holds none yet."""
+        try:
+            text = self.fs.cat_file(self.path(MANIFEST)).decode()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise WsdbError(f"{self.label}: the manifest cannot be read ({e})") from None
+        return Manifest.from_json(text, self.label)
+
+    def write_manifest(self, man: Manifest) -> None:
+        """Replace the manifest in one step: a new file renamed over the old
+        on a file system, one PUT on an object store."""
+        tmp = self.path(MANIFEST + ".new")
+        try:
+            self.fs.pipe_file(tmp, man.to_json().encode())
+            self.fs.mv(tmp, self.path(MANIFEST))
+        except OSError as e:
+            raise WsdbError(f"{self.label}: cannot write the manifest ({e.strerror or e})") from None
+
+    def check_writable(self) -> None:
+        """Make the folder and prove it takes a file, before any work."""
+        probe = self.path(".wsdb-probe")
+        try:
+            self.fs.makedirs(self.root, exist_ok=True)
+            self.fs.pipe_file(probe, b"")
+            self.fs.rm_file(probe)
+        except (OSError, ValueError) as e:
+            raise WsdbError(f"levels folder {self.label} is not writable: {getattr(e, 'strerror', None) or e}") \
+                from None
+
+    # ---- partition files ---------------------------------------------------
+
+    def write_part(self, depth: int, j: int, reps: np.ndarray, parents: np.ndarray, orbits: np.ndarray) -> int:
+        """Write one partition's sorted classes; returns the bytes written."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        words = reps.shape[1]
+        cols = {}
+        for name, keys in (("rep", reps), ("parent", parents)):
+            for w, col in enumerate(key_columns(name, words)):
+                cols[col] = pa.array(np.ascontiguousarray(keys[:, w]), pa.uint64())
+        cols["orbit_size"] = pa.array(orbits.astype(np.int64))
+        cols["depth"] = pa.array(np.full(len(reps), depth, np.int16))
+        path = self.path(self.part_name(depth, j))
+        self.fs.makedirs(posixpath.dirname(path), exist_ok=True)
+        with self.fs.open(path, "wb") as f:
+            pq.write_table(pa.table(cols), f, compression="zstd")
+        return self.fs.size(path)
+
+    def read_part(self, man: Manifest, depth: int, j: int, parents: bool = True):
+        """(reps, parents or None, orbits) of one finished partition, checked
+        against the manifest."""
+        import pyarrow.parquet as pq
+
+        entry = man.levels[depth]
+        name = self.part_name(depth, j)
+        want = key_columns("rep", man.words) + (key_columns("parent", man.words) if parents else []) + ["orbit_size"]
+        try:
+            with self.fs.open(self.path(name), "rb") as f:
+                table = pq.read_table(f, columns=want, use_threads=False)
+        except FileNotFoundError:
+            raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {entry.rows[j]:,} rows "
+                               "in it)") from None
+        except (OSError, ValueError) as e:   # pyarrow's ArrowInvalid is a ValueError
+            raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
+        if table.num_rows != entry.rows[j]:
+            raise DamagedError(f"{self.label}: {name} holds {table.num_rows:,} rows where the manifest says "
+                               f"{entry.rows[j]:,}")
+
+        def keys(prefix):
+            return np.stack([table.column(col).to_numpy() for col in key_columns(prefix, man.words)],
+                            axis=1).astype(np.uint64)
+        return keys("rep"), keys("parent") if parents else None, table.column("orbit_size").to_numpy()
+
+    def remove_depth(self, depth: int) -> None:
+        """Remove a depth's files (an unfinished level, before it is written again)."""
+        path = self.path(f"depth={depth:02d}")
+        if self.fs.exists(path):
+            self.fs.rm(path, recursive=True)
+
+
+class ParquetTree:
+    """A Parquet tree read as a lookup reads a store: ``fetch`` finds each
+    key's depth and parent by reading, at each depth, the one partition
+    file the key hashes to, and a binary search in its sorted keys.
+    Partition files stay cached in memory while the reader lives."""
+
+    def __init__(self, url: str, label: str | None = None):
+        self.folder = LevelFolder(url)
+        man = self.folder.manifest()
+        if man is None:
+            raise DamagedError(f"{url}: no manifest: the levels of this build are gone")
+        self.man = man
+        self.label = label or url
+        self._read = lru_cache(maxsize=256)(self._load)
+
+    def _load(self, depth: int, j: int):
+        reps, parents, orbits = self.folder.read_part(self.man, depth, j)
+        return sortable(reps), parents, orbits
+
+    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = "wrapslide"):
+        """(found, depth, parents) of each (S, W) key, as ``Store.fetch``."""
+        keys = np.ascontiguousarray(keys, dtype=np.uint64).reshape(len(keys), -1)
+        found = np.zeros(len(keys), bool)
+        depth = np.full(len(keys), -1, np.int64)
+        parents = np.zeros_like(keys)
+        view = sortable(keys)
+        for lv in self.man.levels:
+            todo = np.flatnonzero(~found)
+            if not todo.size:
+                break
+            who = owner(keys[todo], lv.partitions)
+            for j in np.unique(who).tolist():
+                rows = todo[who == j]
+                sorted_keys, par, _ = self._read(lv.depth, j)
+                if not len(sorted_keys):
+                    continue
+                at = np.minimum(np.searchsorted(sorted_keys, view[rows]), len(sorted_keys) - 1)
+                hit = sorted_keys[at] == view[rows]
+                found[rows[hit]] = True
+                depth[rows[hit]] = lv.depth
+                parents[rows[hit]] = par[at[hit]]
+        return found, depth, parents
+
+    def load_all(self, n: int, c: int, root: str, puzzle: str):
+        """Every class of the tree as ``Store.load`` gives them: (reps,
+        depth, parents, orbits) sorted by key. Each file is checked on the
+        way: its rows against the manifest, its keys sorted and distinct, each
+        in the partition the file stands for, its depth column right."""
+        import pyarrow.parquet as pq
+
+        man = self.man
+        if (man.puzzle, man.n, man.c, man.root) != (puzzle, n, c, root):
+            raise DamagedError(f"{self.label}: the manifest is of {man.puzzle} {man.n}x{man.n} c={man.c} root "
+                               f"{man.root!r}, not of this build")
+        reps, depth, parents, orbits = [], [], [], []
+        for lv in man.levels:
+            for j in range(lv.partitions):
+                r, p, o = self.folder.read_part(man, lv.depth, j)
+                name = self.folder.part_name(lv.depth, j)
+                key = sortable(r)
+                if len(key) > 1 and not (key[1:] > key[:-1]).all():
+                    raise DamagedError(f"{self.label}: {name} is not sorted by key")
+                if len(r) and (owner(r, lv.partitions) != j).any():
+                    raise DamagedError(f"{self.label}: {name} holds a key of another partition")
+                with self.folder.fs.open(self.folder.path(name), "rb") as f:
+                    stored_depth = pq.read_table(f, columns=["depth"], use_threads=False).column("depth").to_numpy()
+                if (stored_depth != lv.depth).any():
+                    raise DamagedError(f"{self.label}: {name} has a row whose depth is not {lv.depth}")
+                reps.append(r), parents.append(p), orbits.append(o)
+                depth.append(np.full(len(r), lv.depth, np.int64))
+        words = man.words
+        reps = np.concatenate(reps) if reps else np.zeros((0, words), np.uint64)
+        order = np.argsort(sortable(reps), kind="stable")
+        return (reps[order], np.concatenate(depth)[order], np.concatenate(parents)[order],
+                np.concatenate(orbits)[order])
+
+    def load(self, n: int, c: int, root: str, puzzle: str, depth: int | None = None):
+        """As ``Store.load``: every class, or one depth's, sorted by key."""
+        if depth is None:
+            return self.load_all(n, c, root, puzzle)
+        reps, parents, orbits = self.level(depth)
+        return reps, np.full(len(reps), depth, np.int64), parents, orbits
+
+    def level(self, depth: int):
+        """(reps, parents, orbits) of a whole level, partitions concatenated
+        and sorted by key."""
+        lv = self.man.levels[depth]
+        parts = [self._load_raw(depth, j) for j in range(lv.partitions)]
+        reps = np.concatenate([p[0] for p in parts])
+        parents = np.concatenate([p[1] for p in parts])
+        orbits = np.concatenate([p[2] for p in parts])
+        order = np.argsort(sortable(reps), kind="stable")
+        return reps[order], parents[order], orbits[order]
+
+    def orbit_profile(self) -> list[dict]:
+        """As ``Store.orbit_profile``: classes and states per orbit size."""
+        sizes = np.concatenate([self._load_raw(lv.depth, j)[2] for lv in self.man.levels
+                                for j in range(lv.partitions)])
+        values, counts = np.unique(sizes, return_counts=True)
+        return [dict(orbit_size=int(v), classes=int(k), states=int(v) * int(k)) for v, k in zip(values, counts)]
+
+    def classes_at_depth(self, depth: int, limit: int | None = None) -> list[dict]:
+        """As ``Store.classes_at_depth``: (grid, orbit_size) in key order."""
+        from ..puzzle.catalog import get_puzzle
+        from ..puzzle.text import state_texts
+        from ..engine.keys import KeyLayout
+
+        man = self.man
+        if depth >= len(man.levels):
+            return []
+        reps, _, orbits = self.level(depth)
+        reps, orbits = reps[:limit], orbits[:limit]
+        puzzle = get_puzzle(man.puzzle, man.n, c=man.c, goal=None if man.puzzle == "wrapslide" else man.root)
+        cells = KeyLayout.for_colours(puzzle.ncells, puzzle.c).decode(reps)
+        return [dict(grid=g, orbit_size=int(o)) for g, o in zip(state_texts(puzzle, cells), orbits.tolist())]
+
+    def iter_classes(self, n: int, c: int, root: str, puzzle: str, chunk: int):
+        """As ``Store.iter_classes``: (rep, depth, parent, orbit_size) in key
+        order with keys as SQL values, a chunk at a time."""
+        from ..engine.keys import KeyLayout
+        from ..puzzle.catalog import get_puzzle
+
+        p = get_puzzle(puzzle, n, c=c, goal=None if puzzle == "wrapslide" else root)
+        layout = KeyLayout.for_colours(p.ncells, p.c)
+        reps, depth, parents, orbits = self.load_all(n, c, root, puzzle)
+        for i in range(0, len(reps), chunk):
+            d = depth[i:i + chunk]
+            par = layout.to_sql_array(parents[i:i + chunk]).astype(object)
+            par[d == 0] = None
+            yield list(zip(layout.to_sql_array(reps[i:i + chunk]).tolist(), d.tolist(), par.tolist(),
+                           orbits[i:i + chunk].tolist()))
+
+    def _load_raw(self, depth: int, j: int):
+        return self.folder.read_part(self.man, depth, j)
