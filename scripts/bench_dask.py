@@ -73,10 +73,13 @@ def main() -> None:
     ap.add_argument("--no-compare", action="store_true", help="skip the single-process build")
     ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
     ap.add_argument("--block", default="bench_dask")
+    ap.add_argument("--project", action="store_true",
+                    help="also project depths 10 and 11 of 6x6 three colours onto clusters (docs/scale.md)")
     args = ap.parse_args()
     n, c = GRIDS[args.grid]
     depth = ["--max-depth", str(args.depth)] if args.depth is not None else []
     rows, levels_rows = [], []
+    lv_bytes = {}
     with tempfile.TemporaryDirectory(prefix="wsdb-bench-dask-") as tmp:
         tmp = Path(tmp)
         local = tmp / "local.sqlite"
@@ -90,6 +93,8 @@ def main() -> None:
                                "--workers", str(k), "--worker-memory", args.memory, "--db", str(db),
                                "--levels", str(lv), "-q"])
             man = json.loads((lv / "manifest.json").read_text())
+            lv_bytes[k] = (sum(f.stat().st_size for f in lv.rglob("*.parquet")),
+                           sum(e["classes"] for e in man["levels"]))
             classes = sum(e["classes"] for e in man["levels"])
             shuffle = sum(e["shuffle_bytes"] for e in man["levels"])
             same = "not compared" if args.no_compare else same_rows(local, db, n, c)
@@ -110,11 +115,62 @@ def main() -> None:
              "| workers | depth | classes | partitions | seconds | classes/s | shuffle MiB |\n"
              "|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in levels_rows))
     print(table)
+    if args.project:
+        project(levels_rows, lv_bytes, args)
     if args.write:
         from docs_tables import write
 
         write("docs/scale.md", args.block, table, "scripts/bench_dask.py " + " ".join(sys.argv[1:]).replace(
             " --write", ""))
+
+
+#: What the projection assumes, stated in its table: the levels' sizes (the
+#: issue's estimate from depth 8's 8.7 M classes growing about 9.5 times a
+#: level), cores per worker machine, the share of ideal speed-up kept (the
+#: shuffle and stragglers), and each machine's network.
+PROJECT_LEVELS = {9: 80e6, 10: 750e6, 11: 7.1e9}
+CORES = 16
+EFFICIENCY = 0.7
+NETWORK_BYTES_S = 1.25e9   # 10 Gb/s a machine
+
+
+def project(levels_rows, lv_bytes, args) -> None:
+    """Depths 10 and 11 of 6x6 three colours on 8, 32 and 128 machines of
+    16 cores, from the largest measured level: parent classes expanded per
+    core-second, shuffle bytes and Parquet bytes per class."""
+    k = max(int(r[0]) for r in levels_rows)
+    mine = [r for r in levels_rows if int(r[0]) == k]
+    by_depth = {int(r[1]): r for r in mine}
+    last = max(by_depth)
+    parent = float(by_depth[last - 1][2].replace(",", ""))
+    seconds = float(by_depth[last][4])
+    per_core = parent / (seconds * k)                                     # parent classes a core-second
+    shuffle_per_parent = float(by_depth[last][6].replace(",", "")) * 2**20 / parent
+    disk_per_class = lv_bytes[k][0] / lv_bytes[k][1]
+    lines = []
+    for depth in (10, 11):
+        parents, classes = PROJECT_LEVELS[depth - 1], PROJECT_LEVELS[depth]
+        for machines in (8, 32, 128):
+            compute = parents / (per_core * machines * CORES * EFFICIENCY)
+            volume = parents * shuffle_per_parent
+            network = volume / (machines * NETWORK_BYTES_S)
+            lines.append([str(depth), f"{classes:.2g}", str(machines), str(machines * CORES),
+                          f"{compute / 60:,.1f}", f"{volume / 2**40:,.2f}", f"{network / 60:,.1f}",
+                          f"{classes * disk_per_class / 2**30:,.0f}"])
+    table = (f"From depth {last} of the measured run ({k} worker{'s' * (k > 1)}): {per_core:,.0f} parent classes "
+             f"expanded a core-second, {shuffle_per_parent:.0f} shuffle bytes a parent class, "
+             f"{disk_per_class:.1f} Parquet bytes a stored class. Assumed: levels of "
+             + ", ".join(f"{v:.2g} classes at depth {d}" for d, v in PROJECT_LEVELS.items())
+             + f" (about 9.5 times a level); {CORES} cores a machine, one single-threaded worker each; "
+             f"{EFFICIENCY:.0%} of ideal speed-up kept; {NETWORK_BYTES_S * 8 / 1e9:.0f} Gb/s a machine, "
+             "all-to-all. The compute and network columns overlap, so a level takes about the larger.\n\n"
+             "| depth | classes | machines | cores | compute min | shuffle TiB | network min | Parquet GiB |\n"
+             "|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in lines))
+    print(table)
+    if args.write:
+        from docs_tables import write
+
+        write("docs/scale.md", "scale_projection", table, "scripts/bench_dask.py --project, from the run above")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ def local(tmp_path_factory):
     path = tmp_path_factory.mktemp("local") / "local.sqlite"
     for n, c in ((4, 2), (4, 3), (4, 4)):
         wsdb.build(n, c, db=path)
+    wsdb.build(6, 3, db=path, max_depth=4)   # keys of two words
     return path
 
 
@@ -68,15 +69,19 @@ def same_tree(local, db, n, c):
 SIX = pytest.param(6, 2, None, marks=pytest.mark.slow, id="6x6-c2")
 
 
-@pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), (4, 4, 8), SIX])
+@pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), (4, 4, 8), (6, 3, 4), SIX])
 def test_dask_build_equals_the_single_process_build(cluster, local, tmp_path, n, c, partitions):
     db = tmp_path / "d.sqlite"
+    depth = 4 if (n, c) == (6, 3) else None
     tree, row = build_distributed(wrapslide(n, c), str(tmp_path / "levels"), db=db, scheduler=cluster[0],
-                                  partitions=partitions)
-    assert tree.complete and row["levels"] == str(tmp_path / "levels")
+                                  partitions=partitions, max_depth=depth)
+    assert tree.complete == (depth is None) and row["levels"] == str(tmp_path / "levels")
     same_tree(local, db, n, c)
+    if depth:   # a partial tree of two-word keys: verify reads and proves it too
+        from wsdb.db.verify import verify
+        assert verify(n, c, db=db).ok
     man = LevelFolder(str(tmp_path / "levels")).manifest()
-    assert man.complete and [lv.classes for lv in man.levels] == [r["classes"] for r in
+    assert man.complete == (depth is None) and [lv.classes for lv in man.levels] == [r["classes"] for r in
                                                                  Store.open(db).level_rows(n, c)]
 
 

@@ -36,9 +36,10 @@ from ..errors import WsdbError
 from ..notices import step
 from .levels import LevelEntry, LevelFolder, Manifest
 
-#: bytes a task holds per child: the children (W words), their parents, the
-#: sort's copy and the pieces (measured: a 6x6 three-colour task of 1 M
-#: classes and 20 M children peaked at ~1.3 GB, about 64 bytes a child at W = 2)
+#: bytes a task holds per child and key word, estimated from the arrays it
+#: makes: the children (8 bytes a word), the sort's copy, their parents and
+#: the pieces, about four copies (an estimate, not a measurement: Dask's
+#: spilling is the safety net)
 BYTES_PER_CHILD = 32
 #: a task's share of its worker's memory limit
 TASK_SHARE = 4
@@ -224,7 +225,13 @@ def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves:
                     wait(merged, timeout=0.5)
                 except TimeoutError:
                     pass
-            results = client.gather(merged)   # raises a task's error, if one failed
+            try:
+                results = client.gather(merged)   # raises a task's error, if one failed
+            except (WsdbError, KeyboardInterrupt):
+                raise
+            except Exception as e:   # KilledWorker, a lost scheduler, a task's own failure
+                raise WsdbError(f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
+                                f"{str(e)[:200]}); every earlier level is kept: rerun to resume") from None
             del expanded, pieces, merged
         classes = sum(r[0] for r in results)
         if classes == 0:
