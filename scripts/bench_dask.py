@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -31,22 +29,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+from bench_build import timed  # noqa: E402  (the same /usr/bin/time -v measurement)
 GRIDS = {"4x4c4": (4, 4), "6x6c2": (6, 2), "6x6c3": (6, 3), "6x6c4": (6, 4)}
 
 
 def wsdb() -> str:
     return shutil.which("wsdb") or str(Path(sys.executable).with_name("wsdb"))
-
-
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS MiB) of one process tree, by /usr/bin/time -v."""
-    res = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
-    if res.returncode != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{res.stderr[-2000:]}")
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", res.stderr)
-    h, m, s = (float(x) if x else 0.0 for x in wall.groups())
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", res.stderr).group(1))
-    return h * 3600 + m * 60 + s, rss / 1024
 
 
 def same_rows(local: Path, dask: Path, n: int, c: int) -> str:

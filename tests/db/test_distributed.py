@@ -17,7 +17,7 @@ import pytest
 
 import wsdb
 from wsdb.db.build import build_distributed
-from wsdb.db.levels import LevelFolder, ParquetTree
+from wsdb.db.levels import LevelFolder
 from wsdb.db.store import Store
 from wsdb.engine import get_engine
 from wsdb.puzzle import format_state, random_states, wrapslide

@@ -285,7 +285,7 @@ class ParquetTree:
         """(reps, parents, orbits) of a whole level, partitions concatenated
         and sorted by key."""
         lv = self.man.levels[depth]
-        parts = [self._load_raw(depth, j) for j in range(lv.partitions)]
+        parts = [self.folder.read_part(self.man, depth, j) for j in range(lv.partitions)]
         reps = np.concatenate([p[0] for p in parts])
         parents = np.concatenate([p[1] for p in parts])
         orbits = np.concatenate([p[2] for p in parts])
@@ -294,7 +294,7 @@ class ParquetTree:
 
     def orbit_profile(self) -> list[dict]:
         """As ``Store.orbit_profile``: classes and states per orbit size."""
-        sizes = np.concatenate([self._load_raw(lv.depth, j)[2] for lv in self.man.levels
+        sizes = np.concatenate([self.folder.read_part(self.man, lv.depth, j)[2] for lv in self.man.levels
                                 for j in range(lv.partitions)])
         values, counts = np.unique(sizes, return_counts=True)
         return [dict(orbit_size=int(v), classes=int(k), states=int(v) * int(k)) for v, k in zip(values, counts)]
@@ -329,6 +329,3 @@ class ParquetTree:
             par[d == 0] = None
             yield list(zip(layout.to_sql_array(reps[i:i + chunk]).tolist(), d.tolist(), par.tolist(),
                            orbits[i:i + chunk].tolist()))
-
-    def _load_raw(self, depth: int, j: int):
-        return self.folder.read_part(self.man, depth, j)

@@ -105,7 +105,9 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     source = store
     if build.get("levels"):   # a tree kept as Parquet levels (wsdb build --engine dask)
         try:
-            source = parquet_tree(build["levels"])
+            from .levels import ParquetTree
+
+            source = ParquetTree(build["levels"])   # opened once: its files stay in memory for the walk
         except DamagedError as e:
             raise damaged(str(e)) from None
 
@@ -204,14 +206,6 @@ def _beyond_is_beyond(puzzle, eng, cells: np.ndarray, reps: np.ndarray, height: 
         i = int(np.argmax(near)) // moves
         raise damaged(f"class {eng.layout.to_ints(reps[i:i + 1])[0]} is missing: its neighbour is stored at "
                       f"depth {int(d[int(np.argmax(near))])} of a tree that reaches depth {height}")
-
-
-def parquet_tree(url: str):
-    """The Parquet levels at ``url`` opened for one batch of lookups (its
-    partition files stay in memory for the batch)."""
-    from .levels import ParquetTree
-
-    return ParquetTree(url)
 
 
 def tree_root(puzzle: Puzzle) -> str:

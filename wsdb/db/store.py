@@ -326,10 +326,9 @@ class Store:
     def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = WRAPSLIDE):
         """Depth and parent of each key: (found, depth, parents (S, W)).
 
-        Keys that are not stored get found=False, depth -1."""
-        pq = self.parquet(n, c, root, puzzle)
-        if pq is not None:
-            return pq.fetch(n, c, layout, keys, root, puzzle)
+        Keys that are not stored get found=False, depth -1. (A build kept as
+        Parquet levels is fetched from them by the lookup itself, which
+        opens them once for a whole walk: :func:`wsdb.db.lookup.lookup_grid`.)"""
         keys = np.asarray(keys, dtype=np.uint64).reshape(-1, layout.words)
         try:
             with self.sql.connect() as conn:

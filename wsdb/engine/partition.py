@@ -111,11 +111,6 @@ def merge_partition(pieces: list[tuple[np.ndarray, np.ndarray]], above: np.ndarr
     return unsortable(uniq[fresh], words), np.ascontiguousarray(chosen[fresh])
 
 
-def partition_of(reps: np.ndarray, j: int, partitions: int) -> np.ndarray:
-    """The rows of ``reps`` that partition ``j`` of ``partitions`` owns."""
-    return reps[owner(reps, partitions) == j]
-
-
 def sorted_share(levels: list[np.ndarray], j: int, partitions: int) -> np.ndarray:
     """The sorted sortable keys of partition j among one level's pieces
     (read from the partitions :func:`sources` names)."""
@@ -125,7 +120,3 @@ def sorted_share(levels: list[np.ndarray], j: int, partitions: int) -> np.ndarra
     mine = keys[owner(keys, partitions) == j] if len(keys) else keys
     return distinct(sortable(mine)) if len(mine) else sortable(np.zeros((0, keys.shape[1]), np.uint64))
 
-
-def roots_split(reps: np.ndarray, partitions: int) -> list[np.ndarray]:
-    """Level 0's sorted classes cut into their partitions."""
-    return [k for k, _ in split(reps, reps, partitions)]
