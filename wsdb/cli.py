@@ -345,6 +345,51 @@ def _level_lines(quiet: bool):
     return progress
 
 
+@main.command("import")
+@click.argument("levels", metavar="LEVELS")
+@click.option("--force", is_flag=True, help="Replace the tree where the database holds it already as rows.")
+@quiet_option
+@db_option
+@json_option
+@clean_errors
+def import_(levels, force, quiet, db, as_json):
+    """Load a tree kept as Parquet levels (`wsdb build --engine dask`) into
+    the database as class rows: one row per class, as a local build stores
+    them, so SQL and every command read the tree from the database.
+
+    LEVELS is the levels folder or fsspec URL (the one holding
+    manifest.json); its manifest says which tree it is. Every file is
+    checked against the manifest on the way; a depth is committed whole or
+    not at all, with COPY on PostgreSQL. An interrupted import is finished
+    by running it again (or by `wsdb build` with the same board, which
+    grows the same rows).
+
+    \b
+      wsdb build --n 6 --c 2 --engine dask --levels /data/6x6-c2
+      wsdb import /data/6x6-c2 --db postgresql://wsdb@dbhost/wsdb
+      wsdb import db/wsdb.sqlite.levels/6x6-c2-all      # into the build's own database
+    """
+    from .db.import_levels import import_levels
+    from .db.location import resolve
+
+    def starting(what):
+        if not quiet:
+            click.echo(f"wsdb: importing {what} from {levels} into {resolve(db).label}", err=True)
+
+    try:
+        tree, row = import_levels(levels, db=db, force=force, progress=_level_lines(quiet), starting=starting)
+    except KeyboardInterrupt:
+        click.echo("wsdb: import interrupted; every finished depth is stored: run it again to finish",
+                   err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(dict(row, import_seconds=round(tree.seconds, 3))))
+        return
+    what = f"God number {row['god_number']}" if row["complete"] else f"depths 0-{row['height']} (partial)"
+    click.echo(f"imported {row['classes']:,} classes, {row['states']:,} states, {what}; "
+               f"{tree.seconds:.2f} s")
+
+
 @main.command()
 @board_options
 @click.option("--diameter", is_flag=True,

@@ -138,10 +138,28 @@ def test_schema_matches_the_models_on_postgresql(built):
     from wsdb.db.schema import metadata
     from wsdb.db.store import HEAD, Store
 
+    parts = {name for (name,) in pg_rows(built, "select inhrelid::regclass::text from pg_inherits "
+                                                "where inhparent = 'class_rows'::regclass")}
     store = Store.open(built)
     with store.sql.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata) == []
+        # the tree tables, partitions of class_rows (wsdb/db/tree_tables.py), are no tables of the models
+        opts = {"compare_type": True, "include_name": lambda name, kind, _: kind != "table" or name not in parts}
+        assert compare_metadata(MigrationContext.configure(conn, opts=opts), metadata) == []
     assert pg_rows(built, "select version_num from alembic_version") == [(HEAD,)]
+    # one partition per stored tree, each finished one keyed on rep: a class is stored once
+    trees = pg_rows(built, "select count(*) from builds")[0][0]
+    assert len(parts) == trees >= 3
+    keys = pg_rows(built, "select conrelid::regclass::text, pg_get_constraintdef(oid) from pg_constraint "
+                          "where contype = 'p' and conrelid::regclass::text like 'class_rows_%'")
+    assert sorted(keys) == sorted((p, "PRIMARY KEY (rep)") for p in parts)
+
+
+def test_a_class_is_stored_once_per_tree_on_postgresql(built):
+    import psycopg
+
+    with psycopg.connect(built) as conn:
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            conn.execute("insert into class_rows select * from class_rows where n = 4 and c = 3 limit 1")
 
 
 def test_bad_input_and_missing_builds_on_postgresql(built):
@@ -207,3 +225,67 @@ def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
     res = cli("lookup", state, "--puzzle", "rubiks-slide-hard", "--goal", "1110/0100/0000/0000", "--db", built)
     assert res.returncode == 0 and ": 8 moves: " in res.stdout, res.stderr
     assert cli("stats", "--puzzle", "rubeish", "--db", built).returncode == 0
+
+
+def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
+    """Revision 0007 moves a 0006 database's rows into one partition per
+    tree, and back: the rows, the view's grids and the key hold throughout."""
+    import psycopg
+    from alembic import command
+    from alembic.config import Config
+    from importlib import resources
+
+    import sqlalchemy as sa
+
+    url = pg_url.rsplit("/", 1)[0] + "/upgrade"
+    with psycopg.connect(pg_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute("create database upgrade")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
+    sql = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    q = "select n, c, root, rep, depth, parent, orbit_size from class_rows order by n, c, rep"
+    want = [(4, c, "all", *row) for c in (3, 4) for row in lite_rows(
+        db4, f"select rep, depth, parent, orbit_size from class_rows where c = {c} order by rep")]
+
+    def migrate(to):
+        with sql.begin() as conn:
+            cfg.attributes["connection"] = conn
+            (command.upgrade if to == "head" else command.downgrade)(cfg, to)
+
+    with sql.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")   # the schema before partitions, rows written by hand
+    with psycopg.connect(url) as conn:
+        with conn.cursor().copy("copy class_rows (n, c, root, rep, depth, parent, orbit_size) from stdin") as cp:
+            for row in want:
+                cp.write_row(row)
+    grids = pg_rows(url, "select grid, depth from classes where c = 4 order by grid limit 300")
+    migrate("head")
+    assert pg_rows(url, q) == want
+    assert pg_rows(url, "select grid, depth from classes where c = 4 order by grid limit 300") == grids
+    assert len(pg_rows(url, "select inhrelid from pg_inherits where inhparent = 'class_rows'::regclass")) == 2
+    migrate("0006")
+    assert pg_rows(url, q) == want
+    assert pg_rows(url, "select grid, depth from classes where c = 4 order by grid limit 300") == grids
+    assert pg_rows(url, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'class_rows_pkey'") \
+        == [("PRIMARY KEY (n, c, root, puzzle_id, rep)",)]
+    sql.dispose()
+
+
+def test_parquet_levels_import_into_postgresql_as_the_rows_of_a_build(pg_url, db4, tmp_path):
+    import psycopg
+
+    pytest.importorskip("pyarrow")
+    from ..parquet_levels import write_levels
+
+    url = pg_url.rsplit("/", 1)[0] + "/imported"
+    with psycopg.connect(pg_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute("create database imported")
+    write_levels(db4, 4, 4, str(tmp_path / "levels"), partitions=8)
+    res = cli("import", tmp_path / "levels", "--db", url, "-q")
+    assert res.returncode == 0, res.stderr
+    q = "select rep, depth, parent, orbit_size from class_rows where n=4 and c=4 order by rep"
+    assert pg_rows(url, q) == lite_rows(db4, q)
+    assert cli("verify", "--n", 4, "--c", 4, "--db", url, "-q").returncode == 0
+    res = cli("import", tmp_path / "levels", "--db", url, "-q")   # held as rows now: refused, kept
+    assert res.returncode == 2 and "--force" in res.stderr and pg_rows(url, q) == lite_rows(db4, q)

@@ -193,7 +193,7 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
         tree = Tree(n, c, root, max_depth, False, 0.0,
                     [Counts(**r) for r in store.level_rows(n, c, root, name)], name)
         row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
-        store.update_build(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
+        store.grow_tree(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
     earlier = row["seconds"]
     too_big = False
     with LevelWriter(store, key, eng, progress, t0) as writer:
@@ -253,8 +253,8 @@ def _finish(store: Store, key: tuple, row: dict, tree: Tree, earlier: float, t0:
     row.update(status="done", builder=None, complete=tree.complete,
                god_number=row["height"] if tree.complete else None,
                seconds=round(earlier + tree.seconds, 3), built_at=_now())
-    store.update_build(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
-                                                   "built_at")})
+    store.finish_tree(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
+                                                  "built_at")})
     store.checkpoint()   # the database file alone now holds the build
 
 

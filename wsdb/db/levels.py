@@ -190,6 +190,27 @@ class LevelFolder:
                             axis=1).astype(np.uint64)
         return keys("rep"), keys("parent") if parents else None, table.column("orbit_size").to_numpy()
 
+    def check_rows(self, man: Manifest) -> None:
+        """Check every finished level's files against the manifest from
+        their Parquet footers alone (no data read): each must be there with
+        the rows the manifest lists. Damage otherwise, naming the file."""
+        import pyarrow.parquet as pq
+
+        for entry in man.levels:
+            for j, rows in enumerate(entry.rows):
+                name = self.part_name(entry.depth, j)
+                try:
+                    with self.fs.open(self.path(name), "rb") as f:
+                        found = pq.read_metadata(f).num_rows
+                except FileNotFoundError:
+                    raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {rows:,} rows "
+                                       "in it)") from None
+                except (OSError, ValueError) as e:
+                    raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
+                if found != rows:
+                    raise DamagedError(f"{self.label}: {name} holds {found:,} rows where the manifest says "
+                                       f"{rows:,}")
+
     def remove_depth(self, depth: int) -> None:
         """Remove a depth's files (an unfinished level, before it is written again)."""
         path = self.path(f"depth={depth:02d}")

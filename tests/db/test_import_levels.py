@@ -1,0 +1,96 @@
+"""``wsdb import`` (wsdb/db/import_levels.py): a tree kept as Parquet levels
+loaded into a database as class rows must be the single-process build, row
+for row, and prove itself with verify; damaged levels and a tree already
+stored are refused in one line with nothing written."""
+import hashlib
+
+import pytest
+
+import wsdb
+from wsdb.db.store import Store
+
+from ..parquet_levels import same_tree, write_levels
+
+pytest.importorskip("pyarrow")
+pytest.importorskip("fsspec")
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    """4x4 three colours whole and 6x6 three colours to depth 4 (keys of two
+    words), built by the single-process engine, and their Parquet levels."""
+    base = tmp_path_factory.mktemp("import")
+    db = base / "local.sqlite"
+    wsdb.build(4, 3, db=db)
+    wsdb.build(6, 3, db=db, max_depth=4)
+    levels = {(4, 3): str(base / "l43"), (6, 3): str(base / "l63")}
+    write_levels(db, 4, 3, levels[(4, 3)])
+    write_levels(db, 6, 3, levels[(6, 3)], partitions=8)
+    return db, levels
+
+
+def same_rows(a, b, n, c):
+    _, row = same_tree(a, b, n, c)
+    assert row["levels"] is None and row["builder"] is None
+
+
+@pytest.mark.parametrize("n,c", [(4, 3), (6, 3)])
+def test_an_import_stores_the_single_process_rows(source, tmp_path, run, n, c):
+    local, levels = source
+    db = tmp_path / "t.sqlite"
+    res = run("import", levels[(n, c)], "--db", db, "-q")
+    assert res.exit_code == 0, res.output
+    same_rows(local, db, n, c)
+    assert Store.open(db).build_row(n, c)["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(n, c)
+                                                                            ["height"] + 1))
+    assert run("verify", "--n", n, "--c", c, "--db", db, "-q").exit_code == 0
+
+
+def test_an_import_replaces_the_levels_its_own_build_names(source, tmp_path, run):
+    local, levels = source
+    db = tmp_path / "own.sqlite"
+    assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
+    store = Store.open(db, write=True)   # as a dask build leaves it: the row names the levels
+    store.update_build((4, 3, "all", "wrapslide"), {"levels": levels[(4, 3)]})
+    store.close()
+    assert Store.open(db).build_row(4, 3)["levels"] == levels[(4, 3)]
+    assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
+    same_rows(local, db, 4, 3)
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_tree_stored_as_rows_needs_force(source, tmp_path, run):
+    local, levels = source
+    db = tmp_path / "rows.sqlite"
+    wsdb.build(4, 3, db=db)
+    before = digest(db)
+    res = run("import", levels[(4, 3)], "--db", db, "-q")
+    assert res.exit_code == 2 and "--force" in res.stderr and len(res.stderr.splitlines()) == 1
+    assert digest(db) == before
+    assert run("import", levels[(4, 3)], "--db", db, "-q", "--force").exit_code == 0
+    same_rows(local, db, 4, 3)
+
+
+def test_damaged_levels_are_one_line_and_write_nothing(source, tmp_path, run):
+    import shutil
+
+    local, levels = source
+    bad = tmp_path / "bad"
+    shutil.copytree(levels[(4, 3)], bad)
+    victim = bad / "depth=06" / "part-00002.parquet"
+    db = tmp_path / "new.sqlite"
+    cases = [("a missing file", lambda: victim.unlink(), "part-00002.parquet is missing"),
+             ("a replaced file", lambda: shutil.copy(bad / "depth=07" / "part-00002.parquet", victim),
+              "part-00002.parquet holds"),
+             ("no manifest", lambda: (bad / "manifest.json").unlink(), "no manifest.json")]
+    for what, damage, said in cases:
+        damage()
+        res = run("import", bad, "--db", db, "-q")
+        assert res.exit_code in (1, 2), what
+        assert said in res.stderr and len(res.stderr.splitlines()) == 1, (what, res.stderr)
+        assert not db.exists(), what
+    res = run("import", tmp_path / "nowhere", "--db", db, "-q")
+    assert res.exit_code == 2 and "no manifest.json" in res.stderr and not db.exists()
