@@ -45,6 +45,7 @@ def test_nothing_names_a_folder_beside_the_repository():
     assert offenders == []
 
 
+@pytest.mark.slow   # a second pytest over every file-reading test: 90 s
 def test_file_reading_tests_pass_from_a_lone_copy(tmp_path):
     lone = tmp_path / "empty" / "wsdb"
     for path in repo_files():

@@ -111,6 +111,7 @@ def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, po
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
+@pytest.mark.slow   # a 6x6 build three times over, with readers: 45 s
 def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
     """A 6x6 build in one process; lookups in others all along: the 4x4
     builds in the same file keep answering right, the 6x6 one is reported
