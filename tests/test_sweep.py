@@ -20,6 +20,8 @@ from click.testing import CliRunner
 from wsdb.cli import main
 from wsdb.puzzle import format_state, random_states, wrapslide
 
+from .parquet_levels import write_levels
+
 GOOD = "1212/3434/1243/3421"
 HUGE = "9" * 5000                       # past Python's 4,300-digit int() limit
 BIG_NS = ["10", "12", "14", "16"]
@@ -42,6 +44,7 @@ def db(db4, tmp_path_factory):
     (folder / "loop").symlink_to(folder / "loop")
     (folder / "text.sqlite").write_text("not a database\n")
     (folder / "a-folder").mkdir()
+    write_levels(db4, 4, 2, str(folder / "levels"))   # for import
     return path
 
 
@@ -62,6 +65,7 @@ WITH_DB = {
     "stats": ["stats", "--n", "4", "--c", "2"],
     "random": ["random", "--n", "4", "--c", "2", "--seed", "1"],
     "export": ["export", "{out}", "--n", "4", "--c", "2", "-q"],
+    "import": ["import", "{levels}", "--force", "-q"],
 }
 TAKES_N = ["build", "eval", "verify", "stats", "random", "export"]
 TAKES_STATE = ["lookup", "solve", "apply"]
@@ -73,7 +77,8 @@ def test_the_sweep_names_every_command():
 
 def invoke(args, db_path=None):
     out = str(db_path.parent / "out.csv") if db_path else "out.csv"
-    args = [a.replace("{out}", out) for a in args]
+    levels = str(db_path.parent / "levels") if db_path else "levels"
+    args = [a.replace("{out}", out).replace("{levels}", levels) for a in args]
     return CliRunner().invoke(main, args, catch_exceptions=False)
 
 

@@ -204,6 +204,7 @@ def test_solver_runs_on_postgresql(built, db4, tmp_path):
     assert res.returncode == 0 and '"mean_gap_exact": 0.0' in res.stdout, res.stderr
 
 
+@pytest.mark.slow   # three more puzzles' trees, each built twice: 20 s
 def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
     lite = tmp_path / "other.sqlite"
     trees = [("rubiks-slide-hard", "1110/0100/0000/0000", None), ("rubeish", "123/456/789", 4),
