@@ -4,9 +4,12 @@ for row, and prove itself with verify; damaged levels and a tree already
 stored are refused in one line with nothing written."""
 import hashlib
 
+import numpy as np
 import pytest
 
 import wsdb
+from wsdb.engine import get_engine
+from wsdb.errors import DamagedError
 from wsdb.db.store import Store
 
 from ..parquet_levels import same_tree, write_levels
@@ -94,3 +97,17 @@ def test_damaged_levels_are_one_line_and_write_nothing(source, tmp_path, run):
         assert not db.exists(), what
     res = run("import", tmp_path / "nowhere", "--db", db, "-q")
     assert res.exit_code == 2 and "no manifest.json" in res.stderr and not db.exists()
+
+
+@pytest.mark.parametrize("n,c", [(4, 3), (6, 3)])
+def test_the_solvers_reader_of_parquet_levels_equals_the_rows(source, n, c):
+    """keys_and_depths (the solver's endgame) reads only the key columns of
+    a Parquet tree: the same sorted keys and depths as from the rows."""
+    from wsdb.db.levels import ParquetTree
+
+    local, levels = source
+    want = Store.open(local).keys_and_depths(n, c, get_engine(n, c).layout)
+    got = ParquetTree(levels[(n, c)]).keys_and_depths(n, c, "all", "wrapslide")
+    assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]) and got[1].dtype == np.int8
+    with pytest.raises(DamagedError, match="not of this build"):
+        ParquetTree(levels[(n, c)]).keys_and_depths(n, c + 1, "all", "wrapslide")

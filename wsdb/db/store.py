@@ -440,8 +440,7 @@ class Store:
         solver's endgame tables; 9.7 M classes of 6x6 three colours)."""
         pq = self.parquet(n, c, root, puzzle)
         if pq is not None:
-            keys, depth, _, _ = pq.load(n, c, root, puzzle)
-            return keys, depth.astype(np.int8)
+            return pq.keys_and_depths(n, c, root, puzzle)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root, puzzle))
         reps, depths = [], []
         with self.sql.connect() as conn:
