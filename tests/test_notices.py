@@ -91,3 +91,19 @@ def test_quiet_silences_and_loud_speaks(run, tmp_path, monkeypatch):
     assert loud.exit_code == 0 and "wsdb: checking: parents stored one level up" in loud.stderr
     silent = run("verify", "--n", 4, "--c", 3, "--db", db, "--quiet")
     assert silent.exit_code == 0 and silent.stderr == ""
+
+
+def test_a_count_states_its_pace_both_ways(monkeypatch):
+    """Many items a second read as a rate, slow ones as seconds each, and
+    none yet as no pace at all (never "0 a second")."""
+    from wsdb import notices
+
+    st = notices.Step("merging", None)
+    clock = iter([st.started + 10.0] * 3)
+    monkeypatch.setattr(notices.time, "perf_counter", lambda: next(clock))
+    st.count(0, 8, "partitions")
+    assert st.status == "0 of 8 partitions"
+    st.count(2, 8, "partitions")
+    assert st.status == "2 of 8 partitions (5 s each)"
+    st.count(5_000, 9_000, "classes")
+    assert st.status == "5,000 of 9,000 classes (500 a second)"

@@ -50,8 +50,14 @@ class Step:
         self.announced = False
 
     def count(self, done: int, total: int, unit: str) -> None:
-        rate = done / max(time.perf_counter() - self.started, 1e-9)
-        self.status = f"{done:,} of {total:,} {unit} ({rate:,.0f} a second)"
+        took = max(time.perf_counter() - self.started, 1e-9)
+        if done == 0:   # no rate yet (a slow item, such as a whole partition, takes minutes)
+            pace = ""
+        elif done >= took:
+            pace = f" ({done / took:,.0f} a second)"
+        else:
+            pace = f" ({took / done:,.0f} s each)"
+        self.status = f"{done:,} of {total:,} {unit}{pace}"
 
     def line(self) -> str:
         seconds = time.perf_counter() - self.started
