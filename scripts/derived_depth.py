@@ -27,7 +27,8 @@ from wsdb.engine import get_engine
 from wsdb.engine.keys import sortable
 from wsdb.solver.tables import deepen
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def main() -> None:
@@ -36,6 +37,8 @@ def main() -> None:
     ap.add_argument("--depth", type=int, required=True, help="the level to derive and compare")
     ap.add_argument("--write", action="store_true", help="print the result into docs/scale.md")
     args = ap.parse_args()
+    if args.write and f"<!-- begin derived_depth{args.depth} -->" not in (ROOT / "docs" / "scale.md").read_text():
+        sys.exit(f"docs/scale.md has no block derived_depth{args.depth}: add its markers first")
     tree = ParquetTree(args.levels)
     man, d = tree.man, args.depth
     if man.puzzle != "wrapslide" or not 2 <= d <= man.height:
