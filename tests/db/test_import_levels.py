@@ -111,3 +111,23 @@ def test_the_solvers_reader_of_parquet_levels_equals_the_rows(source, n, c):
     assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]) and got[1].dtype == np.int8
     with pytest.raises(DamagedError, match="not of this build"):
         ParquetTree(levels[(n, c)]).keys_and_depths(n, c + 1, "all", "wrapslide")
+
+
+def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path, run, monkeypatch):
+    from wsdb.db.store import Store as RealStore
+
+    local, levels = source
+    db = tmp_path / "cut.sqlite"
+    real = RealStore.add_level
+
+    def add_level(self, key, row, columns, totals):   # the import dies after storing depth 5
+        real(self, key, row, columns, totals)
+        if row["depth"] == 5:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(RealStore, "add_level", add_level)
+    res = run("import", levels[(4, 3)], "--db", db, "-q")
+    assert res.exit_code == 130 and "run it again" in res.stderr
+    assert Store.open(db).build_row(4, 3)["status"] == "building"
+    monkeypatch.setattr(RealStore, "add_level", real)
+    assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
+    same_rows(local, db, 4, 3)

@@ -41,7 +41,8 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     key = (man.n, man.c, man.root, man.puzzle)
     what, _ = describe(*key)
     store, row = _open(db, puzzle, man.root)
-    if row is not None and row.get("levels") != tree_src.folder.url and not force:
+    # an unfinished tree (an interrupted import or build; _open refuses a running one) is started over
+    if row is not None and row["status"] == "done" and row.get("levels") != tree_src.folder.url and not force:
         kept = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
         raise WsdbError(f"{store.label} holds the {what} tree already, as {kept}: add --force to replace it")
     if starting:
