@@ -20,7 +20,6 @@ them before its clock starts).
 from __future__ import annotations
 
 import argparse
-import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -28,17 +27,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_build import wsdb_cmd  # noqa: E402
 
 SEED = 2016
 
 
-def wsdb() -> str:
-    return shutil.which("wsdb") or str(Path(sys.executable).with_name("wsdb"))
-
-
 def run(db: str, c: int, method: str, count: int, limit: float | None) -> list[tuple]:
     """One `wsdb eval`; its rows (state, length, optimal, seconds)."""
-    cmd = [wsdb(), "eval", "--n", "6", "--c", str(c), "--count", str(count), "--seed", str(SEED),
+    cmd = [*wsdb_cmd(), "eval", "--n", "6", "--c", str(c), "--count", str(count), "--seed", str(SEED),
            "--method", method, "--db", db, "-q"] + ([] if limit is None else ["--time-limit", str(limit)])
     print(" ".join(cmd), flush=True)
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

@@ -54,12 +54,10 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     new = None
     with LevelWriter(store, key, eng, progress, t0) as writer:
         for entry in man.levels:
-            reps, parents, orbits = tree_src.level(entry.depth)
-            level = Level(entry.depth, reps, parents, orbits)
-            if level.classes != entry.classes or level.states != entry.states:
-                raise WsdbError(f"{url}: depth {entry.depth} holds {level.classes:,} classes and "
-                                f"{level.states:,} states where the manifest says {entry.classes:,} and "
-                                f"{entry.states:,}; nothing more is imported")
+            level = Level(entry.depth, *tree_src.level(entry.depth))   # each file's rows checked on the way
+            if level.states != entry.states:
+                raise WsdbError(f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
+                                f"says {entry.states:,}; nothing more is imported")
             if new is None:
                 new = _new_row(puzzle, man.root, man.max_depth, level)
                 store.begin_tree(new, level_row(key, level), class_columns(level, eng))
@@ -68,9 +66,7 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
             else:
                 writer.put(level, _add_level(new, level, time.perf_counter() - t0))
             tree.levels.append(Counts(entry.depth, entry.classes, entry.states))
-    tree.complete = man.complete
-    _finish(store, key, new, tree, 0.0, t0)
+    _finish(store, key, new, tree, 0.0, t0)   # tree.seconds: the import's time
     new["seconds"] = seconds   # the build's own time, not the import's
     store.update_build(key, {"seconds": seconds})
-    tree.seconds = time.perf_counter() - t0
     return tree, new

@@ -170,20 +170,9 @@ class LevelFolder:
         against the manifest."""
         import pyarrow.parquet as pq
 
-        entry = man.levels[depth]
-        name = self.part_name(depth, j)
         want = key_columns("rep", man.words) + (key_columns("parent", man.words) if parents else []) + ["orbit_size"]
-        try:
-            with self.fs.open(self.path(name), "rb") as f:
-                table = pq.read_table(f, columns=want, use_threads=False)
-        except FileNotFoundError:
-            raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {entry.rows[j]:,} rows "
-                               "in it)") from None
-        except (OSError, ValueError) as e:   # pyarrow's ArrowInvalid is a ValueError
-            raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
-        if table.num_rows != entry.rows[j]:
-            raise DamagedError(f"{self.label}: {name} holds {table.num_rows:,} rows where the manifest says "
-                               f"{entry.rows[j]:,}")
+        table = self._checked(depth, j, man.levels[depth].rows[j],
+                              lambda f: pq.read_table(f, columns=want, use_threads=False))
 
         def keys(prefix):
             return np.stack([table.column(col).to_numpy() for col in key_columns(prefix, man.words)],
@@ -198,18 +187,24 @@ class LevelFolder:
 
         for entry in man.levels:
             for j, rows in enumerate(entry.rows):
-                name = self.part_name(entry.depth, j)
-                try:
-                    with self.fs.open(self.path(name), "rb") as f:
-                        found = pq.read_metadata(f).num_rows
-                except FileNotFoundError:
-                    raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {rows:,} rows "
-                                       "in it)") from None
-                except (OSError, ValueError) as e:
-                    raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
-                if found != rows:
-                    raise DamagedError(f"{self.label}: {name} holds {found:,} rows where the manifest says "
-                                       f"{rows:,}")
+                self._checked(entry.depth, j, rows, pq.read_metadata)
+
+    def _checked(self, depth: int, j: int, rows: int, read):
+        """``read(file)`` of one partition file (a table or its footer),
+        which must be there and hold the ``rows`` the manifest lists; damage
+        otherwise, naming the file."""
+        name = self.part_name(depth, j)
+        try:
+            with self.fs.open(self.path(name), "rb") as f:
+                got = read(f)
+        except FileNotFoundError:
+            raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {rows:,} rows in it)") \
+                from None
+        except (OSError, ValueError) as e:   # pyarrow's ArrowInvalid is a ValueError
+            raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
+        if got.num_rows != rows:
+            raise DamagedError(f"{self.label}: {name} holds {got.num_rows:,} rows where the manifest says {rows:,}")
+        return got
 
     def remove_depth(self, depth: int) -> None:
         """Remove a depth's files (an unfinished level, before it is written again)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from importlib import resources
+from itertools import repeat
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -208,24 +209,25 @@ class Store:
 
     def update_build(self, key: tuple, values: dict) -> None:
         """Change the build row of ``key``, (n, c, root, puzzle)."""
-        with self._write() as conn:
-            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
+        self._update_build(key, values)
 
     def grow_tree(self, key: tuple, values: dict) -> None:
         """Mark a stored tree as growing again (resumed, or taken deeper):
         change its build row; on PostgreSQL its tree table's key goes until
         :meth:`finish_tree` (:mod:`.tree_tables`)."""
-        with self._write() as conn:
-            if conn.dialect.name == "postgresql":
-                tree_tables.drop_key(conn, *key[:3], _puzzle_id(conn, key[3]))
-            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
+        self._update_build(key, values, tree_tables.drop_key)
 
     def finish_tree(self, key: tuple, values: dict) -> None:
         """Change the build row of a tree whose last level is stored, in
         one transaction with, on PostgreSQL, its tree table's key."""
+        self._update_build(key, values, tree_tables.add_key)
+
+    def _update_build(self, key: tuple, values: dict, tree_table=None) -> None:
+        """The build row's change, in one transaction with ``tree_table``
+        (conn, n, c, root, puzzle number) on PostgreSQL."""
         with self._write() as conn:
-            if conn.dialect.name == "postgresql":
-                tree_tables.add_key(conn, *key[:3], _puzzle_id(conn, key[3]))
+            if tree_table is not None and conn.dialect.name == "postgresql":
+                tree_table(conn, *key[:3], _puzzle_id(conn, key[3]))
             conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
 
     def checkpoint(self) -> None:
@@ -535,19 +537,14 @@ def _copy_classes(conn, tree: tuple, depth: int, columns: Iterable[tuple]) -> No
     n, c, root, pid = tree
     text_root = root.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
     text_root = text_root.replace("{", "{{").replace("}", "}}")   # the rows go through str.format
-    head = f"{int(n)}\t{int(c)}\t{text_root}\t{pid}\t"
+    row = (f"{int(n)}\t{int(c)}\t{text_root}\t{pid}\t" + "{}\t" + f"{int(depth)}" + "\t{}\t{}\n").format
     cursor = conn.connection.cursor()
     try:
         with cursor.copy(f"COPY {tree_tables.tree_table(n, c, root, pid)} "
                          "(n, c, root, puzzle_id, rep, depth, parent, orbit_size) FROM STDIN") as copy:
-            for reps, parents, orbits in columns:
-                reps = _numbers(reps)
-                if parents is None:
-                    row = (head + "{}\t" + f"{int(depth)}" + "\t\\N\t{}\n").format
-                    copy.write("".join(map(row, reps, orbits.tolist())))
-                else:
-                    row = (head + "{}\t" + f"{int(depth)}" + "\t{}\t{}\n").format
-                    copy.write("".join(map(row, reps, _numbers(parents), orbits.tolist())))
+            for reps, parents, orbits in columns:   # depth 0 has no parents: NULL, \N in COPY's text
+                parents = repeat("\\N", len(reps)) if parents is None else _numbers(parents)
+                copy.write("".join(map(row, _numbers(reps), parents, orbits.tolist())))
     finally:
         cursor.close()
 
