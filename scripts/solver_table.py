@@ -2,10 +2,15 @@
 """The solver table of docs/results.md, from the runs `wsdb eval` stored (issue 13).
 
 With --run it first makes the standard runs: 100 states of seed 2016 per
-grid with `auto`, `optimal` on 6x6 three colours, and on 10 six-by-six
-four-colour states with 60 s each (about 70 minutes on 2
-cores with the default trees built: `wsdb build` of 4x4 c2-c4, 6x6 c2-c4,
-8x8 c2-c4). Then it prints one Markdown row per grid and method, from the
+grid with `auto` at the default effort, `optimal` on 6x6 three colours,
+and on 10 six-by-six four-colour states with an effort of about 60 s each
+(about 70 minutes on 2 cores with the default trees built: `wsdb build`
+of 4x4 c2-c4, 6x6 c2-c4, 8x8 c2-c4).
+
+With --hog GRID (repeatable) it makes that grid's standard runs again
+with two processes burning both cores beside them, and prints (--write:
+into docs/results.md) how many states got the very same moves as the
+newest run of the same grid, method, effort and seed made without them. Then it prints one Markdown row per grid and method, from the
 newest finished run of each, with the thesis' means (Tables 5.1/5.2)
 beside them. The gap to the exact distance counts every state whose
 distance any stored run knows (stored, or proven by `optimal`). Nothing in
@@ -14,31 +19,36 @@ the table is typed in.
     python scripts/solver_table.py --db db/wsdb.sqlite --run
     python scripts/solver_table.py --db db/wsdb.sqlite
     python scripts/solver_table.py --db db/wsdb.sqlite --write   # into docs/results.md
+    python scripts/solver_table.py --db db/wsdb.sqlite --hog 6x6c3 --hog 8x8c4 --write
 """
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
 from wsdb.solver.evaluate import evaluate
+from wsdb.solver.settings import NODES_PER_SECOND
 from wsdb.stats import solves
 
-#: (n, c, method, states or None for --count, time limit per state)
-STANDARD = [(4, 2, "auto", None, 10), (4, 3, "auto", None, 10), (4, 4, "auto", None, 10),
-            (6, 2, "auto", None, 10), (6, 3, "auto", None, 10), (6, 4, "auto", None, 10),
-            (6, 3, "optimal", None, 10), (6, 4, "optimal", 10, 60),   # issue 11: "as many as it can in 60 s"
-            (8, 2, "auto", None, 10), (8, 3, "auto", None, 10), (8, 4, "auto", None, 10)]
+#: (n, c, method, states or None for --count, effort per state in millions or None for the default)
+STANDARD = [(4, 2, "auto", None, None), (4, 3, "auto", None, None), (4, 4, "auto", None, None),
+            (6, 2, "auto", None, None), (6, 3, "auto", None, None), (6, 4, "auto", None, None),
+            (6, 3, "optimal", None, None),
+            (6, 4, "optimal", 10, 60 * NODES_PER_SECOND / 1e6),   # "as many as it can in 60 s"
+            (8, 2, "auto", None, None), (8, 3, "auto", None, None), (8, 4, "auto", None, None)]
 
 
 def table(db) -> str:
     runs = solves.summary(db)
     rows = solves.solves(db)
-    runs = runs[runs.status == "done"].sort_values("run_id").groupby(["n", "c", "method"]).tail(1)
+    runs = runs[(runs.status == "done") & runs.effort.notna()]   # runs budgeted in work, not seconds
+    runs = runs.sort_values("run_id").groupby(["n", "c", "method"]).tail(1)
     known = rows[rows.exact.notna()].groupby("state").exact.first()
-    out = ["| grid | method | states | mean length | max | mean lower bound | proven optimal | gap to exact "
+    out = ["| grid | method | effort (M nodes) | states | mean length | max | mean lower bound | proven optimal | gap to exact "
            "| median s | max s | finished by repairs / exchanges | thesis length / s |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in runs.sort_values(["n", "c", "method"]).itertuples():
         mine = rows[rows.run_id == r.run_id]
         fallback = f"{int(mine.solved_by.str.contains('repair').sum())} / " \
@@ -49,7 +59,7 @@ def table(db) -> str:
             "" if have.all() else f" ({int(have.sum())} known)")
         thesis = "" if r.thesis_mean_length != r.thesis_mean_length or r.thesis_mean_length is None else \
             f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
-        out.append(f"| {r.n}x{r.n} c{r.c} | {r.method} | {r.states} | {r.mean_length:.2f} | {r.max_length} "
+        out.append(f"| {r.n}x{r.n} c{r.c} | {r.method} | {r.effort:g} | {r.states} | {r.mean_length:.2f} | {r.max_length} "
                    f"| {r.mean_lower_bound:.2f} | {round(100 * r.share_optimal)}% | {gap} "
                    f"| {r.median_seconds:.2f} | {r.max_seconds:.2f} | {fallback} | {thesis} |")
     return "\n".join(out)
@@ -63,13 +73,17 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2016)
     ap.add_argument("--grid", action="append", default=None,
                     help="with --run: only these grids, NxNcC (default: every standard run)")
+    ap.add_argument("--hog", action="append", default=None, metavar="NxNcC",
+                    help="that grid's standard runs again beside two CPU-burning processes, compared")
     ap.add_argument("--write", action="store_true", help="print the table into docs/results.md")
     args = ap.parse_args()
+    if args.hog:
+        return under_load(args)
     if args.run:
-        for n, c, method, count, limit in STANDARD:
+        for n, c, method, count, effort in STANDARD:
             if args.grid and f"{n}x{n}c{c}" not in args.grid:
                 continue
-            done = evaluate(n, c, count or args.count, args.seed, method, limit, db=args.db)
+            done = evaluate(n, c, count or args.count, args.seed, method, db=args.db, effort=effort)
             print(f"run {done.run_id}: {n}x{n} c{c} {method}, {done.stored} states", flush=True)
     text = table(args.db)
     print(text)
@@ -81,6 +95,51 @@ def main() -> None:
               f"`python scripts/solver_table.py {' '.join(sys.argv[1:])}`: the newest finished `wsdb eval` "
               f"run per grid and method (the first states of `wsdb random --seed {args.seed}`, as many as the "
               "table says), times per state with the tables loaded")
+
+
+def under_load(args) -> None:
+    """The standard runs of the --hog grids with both cores kept busy, each
+    against the newest run of the same settings made before it."""
+    before = solves.summary(args.db)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    made = []
+    try:
+        for n, c, method, count, effort in STANDARD:
+            if f"{n}x{n}c{c}" in args.hog:
+                made.append(evaluate(n, c, count or args.count, args.seed, method, db=args.db, effort=effort))
+                print(f"run {made[-1].run_id}: {n}x{n} c{c} {method} under load", flush=True)
+    finally:
+        for h in hogs:
+            h.kill()
+    runs = solves.summary(args.db).set_index("run_id")
+    rows = solves.solves(args.db)
+    out = ["| grid | method | effort (M nodes) | states | same moves as without the load | mean length "
+           "| median s without / with the load |", "|---|---|---:|---:|---:|---:|---:|"]
+    for done in made:
+        r = runs.loc[done.run_id]
+        same = before[(before.n == r.n) & (before.c == r.c) & (before.method == r.method)
+                      & (before.effort == r.effort) & (before.status == "done")]
+        if same.empty:
+            raise SystemExit(f"no run of {r.n}x{r.n} c{r.c} {r.method} at effort {r.effort:g} to compare with: "
+                             "make it first (--run)")
+        quiet = runs.loc[int(same.run_id.max())]
+        a = rows[rows.run_id == done.run_id].set_index("idx")
+        b = rows[rows.run_id == int(same.run_id.max())].set_index("idx")
+        common = a.index.intersection(b.index)
+        equal = int((a.loc[common, "moves"] == b.loc[common, "moves"]).sum())
+        out.append(f"| {r.n}x{r.n} c{r.c} | {r.method} | {r.effort:g} | {len(common)} | {equal} "
+                   f"| {quiet.mean_length:.2f} / {r.mean_length:.2f} | {quiet.median_seconds:.2f} / "
+                   f"{r.median_seconds:.2f} |")
+    text = "\n".join(out)
+    print(text)
+    if args.write:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from docs_tables import write
+
+        write("docs/results.md", "solver_load", text,
+              f"`python scripts/solver_table.py {' '.join(a for a in sys.argv[1:] if a != '--write')}`: each "
+              "grid's standard `wsdb eval` run again beside two processes burning both cores, against the newest "
+              "run of the same settings made without them")
 
 
 if __name__ == "__main__":

@@ -139,6 +139,16 @@ def test_every_bad_move_is_one_line(move):
     assert_one_line(invoke(["apply", BIG_STATES[-1], move]), codes=(2,))
 
 
+@pytest.mark.parametrize("command", ["solve", "eval"])
+@pytest.mark.parametrize("effort", ["0", "-1", "nan", "inf", HUGE, "abc"], ids=lambda e: e[:6])
+def test_every_bad_effort_is_one_line(db, command, effort):
+    before = _sha(db)
+    res = invoke(WITH_DB[command] + ["--effort", effort, "--db", str(db)], db)
+    assert_one_line(res, codes=(2,))
+    assert "effort" in res.stderr.splitlines()[-1]
+    assert _sha(db) == before
+
+
 @pytest.mark.parametrize("args", [["--host", "999.1.1.1"], ["--host", "x" * 100_000], ["--port", "70000"],
                                   ["--port", "-1"], ["--port", HUGE], ["--max-busy", "0"],
                                   ["--max-time-limit", "-1"], ["--max-time-limit", "nan"]], ids=lambda a: a[0] + a[1][:6])

@@ -40,6 +40,20 @@ def draw_options(count: int, most: int, count_help: str, colours: bool = True):
     return wrap
 
 
+def effort_options(f):
+    """--effort and --time-limit (`solve`, `eval`): the budget in work, so
+    that answers do not depend on the machine, and an optional cap in seconds."""
+    f = click.option("--time-limit", type=float, default=None, metavar="S",
+                     help="Optional cap in seconds per state. The budget is --effort; a cap that "
+                          "cuts a search first is said in the answer (it may then differ from run to run).")(f)
+    from .solver.settings import DEFAULT_EFFORT   # constants only: nothing heavy loads
+
+    return click.option("--effort", type=float, default=None, metavar="M",
+                        help=f"Work per state, in millions of nodes (default {DEFAULT_EFFORT / 1e6:g}: about "
+                             "10 s on an idle 2-core machine). The same state and effort give the same moves "
+                             "on any machine, at any load.")(f)
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per line) for scripts.")(f)
 
@@ -509,9 +523,7 @@ def lookup(state, puzzle, goal, m, db, as_json):
                    "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
                    "optimal: IDA*, handing over to a partial tree where there is one; proves "
                    "optimality (6x6 three colours in seconds to a minute; four colours rarely finish).")
-@click.option("--time-limit", type=float, default=None, metavar="S",
-              help="Seconds per state (default 10). When it runs out the best verified sequence "
-                   "found so far is printed and marked.")
+@effort_options
 @click.option("--length-only", is_flag=True,
               help="Report the length without the moves (skips rebuilding the stored tail).")
 @puzzle_options
@@ -520,7 +532,7 @@ def lookup(state, puzzle, goal, m, db, as_json):
 @db_option
 @json_option
 @clean_errors
-def solve(state, method, time_limit, length_only, puzzle, goal, m, quiet, db, as_json):
+def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet, db, as_json):
     """A short (often optimal) move sequence solving STATE, with a proven
     lower bound on the optimal length.
 
@@ -543,17 +555,19 @@ def solve(state, method, time_limit, length_only, puzzle, goal, m, quiet, db, as
     states = _read_states(state)
     _check_columns(states, m)
     solutions = iter_solve(states, db=db, method=method, time_limit=time_limit, length_only=length_only,
-                           puzzle=puzzle, goal=goal)   # checks everything before anything runs
+                           puzzle=puzzle, goal=goal, effort=effort)   # checks everything before anything runs
     for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
             continue
         proof = "optimal (proven)" if sol.optimal else f"lower bound {sol.lower_bound}"
         seq = "(length only)" if sol.moves is None else (" ".join(sol.moves) or "(solved)")
-        click.echo(f"{sol.state}: {sol.length} moves, {proof}; {sol.method}, {sol.seconds:.2f} s")
+        click.echo(f"{sol.state}: {sol.length} moves, {proof}; {sol.method}, {sol.seconds:.2f} s, "
+                   f"{sol.effort:g} M nodes")
         click.echo(f"  {seq}")
-        if sol.timed_out:
-            click.echo("  time limit reached: this is the best verified sequence found so far", err=True)
+        if sol.timed_out and not sol.capped:
+            click.echo("  effort spent: this is the best verified sequence found with it (more --effort may "
+                       "find a shorter one)", err=True)
         if sol.note:
             click.echo(f"  note: {sol.note}", err=True)
 
@@ -562,15 +576,15 @@ def solve(state, method, time_limit, length_only, puzzle, goal, m, quiet, db, as
 @draw_options(100, 1_000_000, "How many random states (those of `wsdb random` with the same --count and --seed).")
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True, help="The solver method to measure (see `wsdb solve --help`).")
-@click.option("--time-limit", type=float, default=None, metavar="S", help="Seconds per state (default 10).")
+@effort_options
 @quiet_option
 @db_option
 @json_option
 @clean_errors
-def eval_cmd(n, c, count, seed, method, time_limit, quiet, db, as_json):
+def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
     """Solve random states with one method and store every answer in the
-    database: a `solve_runs` row (method, settings, seed, wsdb version,
-    machine, date) and one `solves` row per state (length, lower bound,
+    database: a `solve_runs` row (method, settings with the effort, seed,
+    wsdb version, machine, date) and one `solves` row per state (length, lower bound,
     proven optimal, exact distance where known, seconds, timed out).
 
     Each row is committed as it is solved: Ctrl-C keeps the finished rows.
@@ -587,7 +601,7 @@ def eval_cmd(n, c, count, seed, method, time_limit, quiet, db, as_json):
 
     check_grid(n, c)
     seed = _seed_or_fresh(seed)
-    evaluation = Evaluation(n, c, count, seed, method, time_limit, db)   # checks, then loads the tables
+    evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort)   # checks, then loads the tables
     lengths = []
     with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr,
                            show_pos=True, item_show_func=lambda x: x) as bar:
@@ -822,18 +836,23 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
         for row in df.to_dict("records"):
             click.echo(json.dumps(figures._plain(row)))
         return
-    click.echo(f"{'run':>4} {'grid':6} {'method':8} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
+    click.echo(f"{'run':>4} {'grid':6} {'method':8} {'effort':>6} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
                f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s")
     for r in df.itertuples():
         if not r.states:
-            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {0:>6}  (no states stored)")
+            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {_effort(r.effort):>6} {0:>6}  (no states stored)")
             continue
         gap = "-" if r.known_exact == 0 else f"{r.mean_gap_exact:.2f}/{r.known_exact}"
         thesis = "" if _missing(r.thesis_mean_length) else f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
-        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {r.states:>6} {r.mean_length:>8.2f} "
+        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {_effort(r.effort):>6} {r.states:>6} {r.mean_length:>8.2f} "
                    f"{r.max_length:>4} {r.mean_lower_bound:>7.2f} {gap:>11} {r.mean_gap_bound:>6.2f} "
                    f"{r.share_optimal:>7.0%} {r.median_seconds:>8.2f} {r.max_seconds:>7.2f}  {thesis}"
                    + ("" if r.status == "done" else f"  ({r.status})"))
+
+
+def _effort(effort) -> str:
+    """A run's effort (millions of nodes), or 'time' for a run budgeted in seconds."""
+    return "time" if _missing(effort) else f"{effort:g}M"
 
 
 def _missing(x) -> bool:

@@ -140,3 +140,19 @@ def test_a_run_killed_with_sigkill_is_marked_interrupted_at_the_next_write(db):
         status, runner = conn.execute("select status, runner from solve_runs").fetchone()
         kept = conn.execute("select count(*) from solves").fetchone()[0]
     assert status == "interrupted" and runner.endswith(f":{proc.pid}") and kept >= 3
+
+
+def test_a_run_stores_its_effort_and_runs_of_one_effort_answer_alike(db):
+    """The budget is work, not seconds: two runs at the same effort store
+    the same moves, state by state, and the effort is in the run's settings."""
+    import json
+
+    first = evaluate(4, 4, 6, seed=3, method="beam", db=db, effort=0.004)
+    again = evaluate(4, 4, 6, seed=3, method="beam", db=db, effort=0.004)
+    assert [r["moves"] for r in rows(db, first.run_id)] == [r["moves"] for r in rows(db, again.run_id)]
+    with sqlite3.connect(db) as conn:
+        params = json.loads(conn.execute("select params from solve_runs where run_id = ?",
+                                         (first.run_id,)).fetchone()[0])
+    assert params["effort"] == 0.004 and params["time_limit"] is None and params["node_costs"]["child"] == 1
+    from wsdb.stats import solves
+    assert solves.summary(db).set_index("run_id").loc[first.run_id, "effort"] == 0.004

@@ -3,12 +3,12 @@ keeps the grid a Wrapslide grid, every answer solves its state and is never
 shorter than the exact distance (complete 4x4 trees), on complete and on
 shallow partial trees (so the beam, meet in the middle and the exchange
 fallback all run)."""
-import time
 
 import numpy as np
 import pytest
 
 import wsdb
+from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.guide import guide_for
@@ -79,7 +79,7 @@ def test_every_answer_solves_and_is_never_below_the_exact_distance(tmp_path, db4
         for first, cells in enumerate(random_states(p, 12, seed=40 + c)):
             order = np.arange(c, dtype=np.uint8)
             order[[0, first % (c - 1)]] = order[[first % (c - 1), 0]]
-            chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order)
+            chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order)
             if chain.found is None:     # a phase failed: where it got to is real
                 assert chain.reached
                 for state, path in chain.reached:
@@ -133,7 +133,7 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
         if two.is_solved(coarsen(cells, 2)):
             continue
         tried += 1
-        chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30)
+        chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER)
         assert chain.phases_done >= 1   # without the repair the chain would end at once
         if chain.found is None:          # the last phase stalled: it starts from a repaired first phase
             state, path = chain.reached[0]
@@ -161,7 +161,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
-        found, lower = _first_phase(guide, start, time.perf_counter() + 30)
+        found, lower = _first_phase(guide, start, effort.NEVER)
         assert found is not None and lower == distance(start)
         whole = [two.move_names[m] for m in found.moves(store, two, guide.endgame)]
         assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
@@ -188,9 +188,9 @@ def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, mon
     for cells in random_states(p, 3, seed=23):
         firsts: dict = {}
         for order in phase_orders(p):
-            shared = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+            shared = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
                                 firsts=firsts)
-            alone = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order)
+            alone = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order)
             assert (shared.found is None) == (alone.found is None)
             if shared.found is not None:
                 assert shared.found.path == alone.found.path and shared.found.rest == alone.found.rest
@@ -212,14 +212,14 @@ def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_p
     again = runs = 0
     for cells in random_states(p, 4, seed=29):
         for order in phase_orders(p)[:6]:
-            free = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+            free = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
                               last_meet=False)
             if free.found is None:
                 continue
             runs += 1
             length = free.found.length
             for cap in (length - 3, length, length + 1):
-                capped = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+                capped = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
                                     last_meet=False, shorter=cap)
                 if capped.found is None:
                     continue
@@ -242,7 +242,7 @@ def test_the_last_phase_again_starts_where_the_run_started_it_and_beats_the_cap(
     runs = found_again = 0
     for cells in random_states(p, 4, seed=31):
         for order in phase_orders(p)[:4]:
-            chain = run_phases(p, cells, guides.__getitem__, store, time.perf_counter() + 30, order,
+            chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
                                last_meet=False)
             if chain.found is None:
                 continue
@@ -250,10 +250,10 @@ def test_the_last_phase_again_starts_where_the_run_started_it_and_beats_the_cap(
             x, path, relabel = chain.last_start
             names = [p.move_names[m] for m in path]
             assert (p.apply(cells, names) == relabel_back(x, relabel)).all()
-            assert last_phase_again(p, chain, guides.__getitem__, time.perf_counter() + 30, 2000,
+            assert last_phase_again(p, chain, guides.__getitem__, effort.NEVER, 2000,
                                     len(path) + 1) is None
             for cap in (chain.found.length - 2, chain.found.length + 1):
-                again = last_phase_again(p, chain, guides.__getitem__, time.perf_counter() + 30, 2000, cap)
+                again = last_phase_again(p, chain, guides.__getitem__, effort.NEVER, 2000, cap)
                 if again is None:
                     continue
                 found_again += cap > chain.found.length

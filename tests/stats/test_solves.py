@@ -100,5 +100,6 @@ def test_the_readme_table_is_made_from_the_newest_run_of_each_grid_and_method(ru
     df = solves.summary(runs_db)
     for line, row in zip(lines, df.sort_values(["n", "c", "method"]).itertuples()):
         cells = line.strip("| ").split(" | ")
-        assert float(cells[3]) == pytest.approx(row.mean_length, abs=0.005)
-        assert int(cells[4]) == row.max_length
+        assert float(cells[2]) == row.effort
+        assert float(cells[4]) == pytest.approx(row.mean_length, abs=0.005)
+        assert int(cells[5]) == row.max_length

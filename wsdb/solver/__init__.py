@@ -4,6 +4,7 @@ guide and endgame table (thesis chapter 4). Imports :mod:`wsdb.db`,
 
 * :mod:`.solve`          the facade: stored answer, method dispatch, checks, bounds
 * :mod:`.methods`        the searches behind ``--method``, and the finish from waypoints
+* :mod:`.effort`         the budget: work counted in nodes, not seconds
 * :mod:`.results`        what a search works on and returns, and the answer (:class:`Solution`)
 * :mod:`.settings`       every tuning knob, with what it was measured against
 * :mod:`.guide`          what every search consults (:class:`Guide`) and returns (:class:`Found`)

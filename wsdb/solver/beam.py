@@ -17,10 +17,9 @@ The search stops when no continuation can beat the best sequence found.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from . import effort
 from .guide import Found, Guide
 from .kernels import make_children, score_children
 
@@ -56,9 +55,10 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     for level in range(1, max_levels + 1):
         if best is not None and (level >= best.length or level > found_at + patience):
             break
-        if time.perf_counter() > deadline:
+        if effort.past(deadline):
             break
         hmax, hsum, hsh = score_children(beam, last, st)
+        effort.charge("child", len(hmax))
         if guide.gathers is not None:
             _gather_scores(guide, beam, hmax, hsum)
         ok = hmax >= 0

@@ -24,8 +24,8 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
 from .results import Solution
-from .settings import BEAM_WIDTH, DEFAULT_TIME, DEFAULT_WIDTH, MEET_CHILDREN
-from .solve import check_request, iter_solve
+from .settings import BEAM_WIDTH, DEFAULT_WIDTH, MEET_CHILDREN, NODE_COSTS
+from .solve import budget_nodes, check_request, iter_solve
 
 
 @dataclass
@@ -60,13 +60,14 @@ def draw(n: int, c: int, count: int, seed: int) -> list[str]:
 
 
 def evaluate(n: int, c: int, count: int, seed: int, method: str = "auto", time_limit: float | None = None,
-             db=None, on_solved: Callable[[Solution], None] | None = None) -> Run:
+             db=None, on_solved: Callable[[Solution], None] | None = None, effort: float | None = None) -> Run:
     """Solve ``count`` random states of the (n, c) grid drawn with ``seed``
     by ``method`` and store a run row and one row per state in ``db`` (the
     default database is made if missing; one named must exist). ``on_solved`` sees each solution (a progress bar). On
     KeyboardInterrupt the run is marked 'interrupted', its finished rows
-    stay, and the interrupt goes on up."""
-    return Evaluation(n, c, count, seed, method, time_limit, db).run(on_solved)
+    stay, and the interrupt goes on up. ``effort`` (millions of nodes a
+    state) and ``time_limit`` (a cap in seconds) are as for :func:`.solve.solve`."""
+    return Evaluation(n, c, count, seed, method, time_limit, db, effort).run(on_solved)
 
 
 class Evaluation:
@@ -74,14 +75,14 @@ class Evaluation:
     tables loaded, when it is made; :meth:`run` solves and stores."""
 
     def __init__(self, n: int, c: int, count: int, seed: int, method: str = "auto",
-                 time_limit: float | None = None, db=None):
+                 time_limit: float | None = None, db=None, effort: float | None = None):
         check_grid(n, c)
-        check_request(method, time_limit)
+        check_request(method, time_limit, effort)
         if count < 1:
             raise WsdbError(f"count {count}: expected at least one state")
         if seed < 0:
             raise WsdbError(f"seed {seed}: expected a non-negative integer")
-        self.limit = DEFAULT_TIME if time_limit is None else time_limit
+        self.limit, self.effort = time_limit, budget_nodes(effort) / 1e6
         self.n, self.c, self.count, self.seed, self.method = n, c, count, seed, method
         # a database named by the user must exist (as for `wsdb solve`); the default one is made
         self.store = Store.open(db, create=not resolve(db).explicit, write=True)
@@ -91,9 +92,10 @@ class Evaluation:
     def run(self, on_solved: Callable[[Solution], None] | None = None) -> Run:
         """Solve the draw, storing each answer as it comes."""
         n, c, method, store = self.n, self.c, self.method, self.store
-        solutions = iter_solve(draw(n, c, self.count, self.seed), method=method, time_limit=self.limit, store=store)
+        solutions = iter_solve(draw(n, c, self.count, self.seed), method=method, time_limit=self.limit, store=store,
+                               effort=self.effort)
         run_id = store.start_run({
-            "n": n, "c": c, "method": method, "params": json.dumps(method_params(n, c, method, self.limit)),
+            "n": n, "c": c, "method": method, "params": json.dumps(method_params(n, c, method, self.limit, self.effort)),
             "seed": self.seed, "count": self.count, "version": version("wsdb"), **machine(),
             "started_at": _now(), "runner": this_builder()})
         stored, status = 0, "interrupted"
@@ -112,10 +114,12 @@ class Evaluation:
         return Run(run_id, stored, self.count, status)
 
 
-def method_params(n: int, c: int, method: str, time_limit: float) -> dict:
-    """The settings a run depends on, stored with it as JSON: the time
-    limit, and the solver's tuned constants for this grid."""
-    params = {"time_limit": time_limit}
+def method_params(n: int, c: int, method: str, time_limit: float | None, effort: float) -> dict:
+    """The settings a run depends on, stored with it as JSON: the effort
+    (millions of nodes a state) and what a node of each kind of work
+    counts, the time-limit cap (None: none), and the solver's tuned
+    constants for this grid."""
+    params = {"effort": effort, "node_costs": NODE_COSTS, "time_limit": time_limit}
     if method in ("auto", "beam", "meet", "optimal", "phases"):
         params["beam_width"] = BEAM_WIDTH.get((n, c), DEFAULT_WIDTH)
     if method in ("auto", "meet"):

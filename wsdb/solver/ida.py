@@ -4,43 +4,44 @@ A*, as used for Rubik's cube with pattern databases).
 Each iteration is a depth-first search that cuts a branch as soon as moves
 made plus the largest gather distance exceed the bound; the next bound is
 the smallest value that was cut. The first solution is optimal, and every
-finished iteration proves a lower bound, which is what is reported when time
-runs out.
+finished iteration proves a lower bound, which is what is reported when the
+budget (:mod:`.effort`) runs out.
 
 Where the grid's stored tree is partial (6x6 three and four colours), the
 tree replaces the last D levels of every iteration (:func:`ida_to_tree`):
 the same search with the tree as an exact heuristic at its horizon, in one
-stream per core. Measured on 6x6 three colours (2 cores, the first 20
+stream per core (``IDA_STREAMS`` of them, however many threads run them,
+so that the answer is the same on any machine). Measured on 6x6 three colours (2 cores, the first 20
 states of `wsdb random --n 6 --c 3 --seed 2619`): plain IDA* proved 11
 within 10 s; handing over to the tree, 13 on one core, 16 on two, and all
 20 within 45 s (mean 7.0 s; distance-16 states take 7-45 s).
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..errors import WsdbError
+from . import effort
 from .guide import Found, Guide
-from .kernels import bounded_dfs, horizon_dfs, streams
-from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_NODES_PER_SECOND
+from .kernels import bounded_dfs, horizon_dfs
+from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_STREAMS, NODE_COSTS
 
 
 def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
-    """(optimal solution or None, proven lower bound, whether time ran out).
+    """(optimal solution or None, proven lower bound, whether the budget ran out).
     ``lower`` is a bound already proven (it seeds the first iteration)."""
     _require_table(guide)
     bound = max(lower, guide.bound(start))
     path = np.zeros(64, np.int64)
     while True:
-        left = deadline - time.perf_counter()
-        if left <= 0:
+        if effort.past(deadline):
             return None, bound, True
-        budget = int(left * IDA_NODES_PER_SECOND)
+        # an iteration in one call, with all the budget left (a --time-limit cap is checked between them)
+        budget = int(effort.left(deadline) / NODE_COSTS["dfs"]) + 1
         if bound >= len(path):
             path = np.zeros(2 * bound, np.int64)
-        length, _, nxt = bounded_dfs(start, guide.tables, bound, budget, path)
+        length, nodes, nxt = bounded_dfs(start, guide.tables, bound, budget, path)
+        effort.charge("dfs", nodes)
         if length >= 0:
             return Found([int(m) for m in path[:length]], None, 0), length, False
         if length == -2:
@@ -55,13 +56,13 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     distance exactly D, which the tree holds, so a hit is an optimal answer
     and a miss everywhere proves the distance is more than b. The tree
     replaces the last D levels of plain IDA*; the search runs in one stream
-    per core. (optimal solution or None, proven lower bound, timed out);
+    per core. (optimal solution or None, proven lower bound, budget ran out);
     ``start``'s class must not be in the tree."""
     _require_table(guide)
     eg = guide.endgame
     d = eg.height
     bound = max(lower, guide.bound(start), d + 1)
-    ncells, lanes = start.shape[0], streams()
+    ncells, lanes = start.shape[0], IDA_STREAMS
     leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
     counts = np.zeros(lanes, np.int64)
     while True:
@@ -75,10 +76,11 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
         found_paths = np.empty((lanes, IDA_LEAVES, horizon), np.int64)
         cut, any_leaf = 1 << 30, False
         while (depths >= 0).any():
-            if time.perf_counter() > deadline:
+            if effort.past(deadline):
                 return None, bound, True
-            _, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
-                                 found_paths, counts, IDA_CALL_NODES, seen)
+            nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
+                                     found_paths, counts, IDA_CALL_NODES, seen)
+            effort.charge("dfs", nodes)
             cut = min(cut, int(nxt))
             if counts.any():
                 any_leaf = True

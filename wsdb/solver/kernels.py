@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import njit, prange
 
 from ..engine.compiling import announce_compiles
 
@@ -264,7 +264,3 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_
         counts[t], depths[t], nodes[t], cut[t] = c, d, k, x
     return nodes.sum(), cut.min()
 
-
-def streams() -> int:
-    """How many parallel streams :func:`horizon_dfs` should run: numba's threads."""
-    return get_num_threads()

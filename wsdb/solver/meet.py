@@ -10,23 +10,22 @@ path of length L passes, L - D moves in, a class at distance D, so L - D
 a lower bound no gather table gives on 8x8.
 
 Levels are expanded in chunks, each chunk looked up in the tree at once,
-so a meeting is seen as soon as it is made and the time limit is checked
-often; the last level needs no deduplication and is only streamed.
+so a meeting is seen as soon as it is made and the budget
+(:mod:`.effort`) is checked often; the last level needs no deduplication and is only streamed.
 """
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
 from ..engine.keys import member, sortable
+from . import effort
 from .guide import Found, Guide
 from .settings import MEET_CHUNK, MEET_KEEP
 
 
 def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
                        keep_children: int = MEET_KEEP) -> tuple[Found | None, int, bool]:
-    """(exact solution or None, proven lower bound, timed out) for ``start``,
+    """(exact solution or None, proven lower bound, budget ran out) for ``start``,
     whose class the tree does not hold. Needs ``guide.endgame``. The last
     level searched is the first with more than ``keep_children`` children."""
     eg = guide.endgame
@@ -36,6 +35,7 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
     parents: list[np.ndarray] = [np.zeros(1, np.int64)]  # row of each class's parent in the level before
     seen = [np.sort(sortable(levels[0]))]                # the same levels, sorted, for deduplication
     lower = d + 1
+    share = effort.key_share(eng.layout.words)
     j = 0
     while True:
         j += 1
@@ -43,9 +43,10 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
         keep = len(frontier) * nm <= keep_children         # else stream this level: the last one
         kids_all, rows_all = [], []
         for lo in range(0, len(frontier), MEET_CHUNK):
-            if time.perf_counter() > deadline:
+            if effort.past(deadline):
                 return None, lower, True
             kids = eng.expand(frontier[lo:lo + MEET_CHUNK])
+            effort.charge("expand", len(kids), share)
             depth = eg.lookup(kids)
             if (depth >= 0).any():
                 r = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
@@ -58,6 +59,7 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
         if not keep:
             return None, lower, False
         kids = np.concatenate(kids_all)
+        effort.charge("dedup", len(kids), share)
         view = sortable(kids)
         uniq, first = np.unique(view, return_index=True)
         fresh = np.ones(len(uniq), bool)

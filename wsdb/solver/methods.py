@@ -4,14 +4,13 @@ reach solved (thesis chapter 4; the methods are described in
 :mod:`wsdb.solver.solve`)."""
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 import numpy as np
 
 from ..puzzle import Puzzle
 from ..puzzle.moves import simplify
-from . import exchange
+from . import effort, exchange
 from .beam import beam_search
 from .guide import Found
 from .ida import ida_star, ida_to_tree
@@ -19,15 +18,15 @@ from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
-from .settings import (AGAIN_AT_LEAST, AGAIN_RUNS, AGAIN_WIDTH, EXCHANGE_SECONDS, FINISH_SHARE, MEET_CHILDREN,
-                       PHASES_FROM, PRICED, REPAIR_FROM, RESCUE_SECONDS, RUN_AT_LEAST)
+from .settings import (AGAIN_AT_LEAST, AGAIN_RUNS, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE, MEET_CHILDREN,
+                       PHASES_FROM, PRICED, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
 
 
 def by_beam(p: Problem, lower: int) -> Attempt:
     found, waypoints = beam_search(p.guide, p.cells, p.width, p.deadline)
-    timed_out = found is None and time.perf_counter() > p.deadline
+    timed_out = found is None and effort.past(p.deadline)
     return Attempt(found, "beam", lower, timed_out, waypoints)
 
 
@@ -39,13 +38,12 @@ def by_thesis(p: Problem, lower: int) -> Attempt:
 def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) -> Attempt:
     """Meet in the middle with the partial tree (:mod:`.meet`): exact when
     the forward search meets the tree; otherwise a proven bound, and the
-    beam (or, with ``phases`` where they serve, the phases), with the time
-    left, for a sequence."""
+    beam (or, with ``phases`` where they serve, the phases), with the budget
+    left, for a sequence. Meet in the middle gets ``share`` of the budget."""
     eg = p.guide.endgame
     if eg is None or eg.complete:
         return by_beam(p, lower)
-    now = time.perf_counter()
-    deadline = now + share * max(p.deadline - now, 0.0)
+    deadline = effort.spent() + share * effort.left(p.deadline)
     found, bound, _ = meet_in_the_middle(p.guide, p.cells, deadline,
                                          MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0]))
     lower = max(lower, bound)
@@ -55,26 +53,26 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
         attempt = by_phases(p, lower)
         attempt.method = "phases (after meet in the middle)"
         return attempt
-    began = time.perf_counter()
+    began = effort.spent()
     attempt = by_beam(p, lower)
     attempt.method = "beam (after meet in the middle)"
     if p.puzzle.n >= 8 and attempt.found is not None:
-        _widen(p, attempt, time.perf_counter() - began)
+        _widen(p, attempt, effort.spent() - began)
     return attempt
 
 
 def _widen(p: Problem, attempt: Attempt, took: float) -> None:
-    """With time left, beams 3, 9, ... times wider, keeping the shortest
+    """With budget left, beams 3, 9, ... times wider, keeping the shortest
     answer (8x8 two colours: 21 -> 18 moves). Each starts only when it can
-    finish (a beam's time grows with its width). Not on 6x6 (6 s for 0.1
+    finish (a beam's cost, ``took`` nodes for the last, grows with its width). Not on 6x6 (6 s for 0.1
     move), nor without a first answer: the cell exchanges then need the
     first beam's waypoints."""
     width = p.width
-    while attempt.found.length > attempt.lower and p.deadline - time.perf_counter() > 2 * took:
+    while attempt.found.length > attempt.lower and effort.left(p.deadline) > 2 * took:
         width *= 3
-        began = time.perf_counter()
+        began = effort.spent()
         wider, _ = beam_search(p.guide, p.cells, width, p.deadline)
-        took = time.perf_counter() - began
+        took = effort.spent() - began
         if wider is not None and wider.length < attempt.found.length:
             attempt.found = wider
 
@@ -88,40 +86,40 @@ def by_optimal(p: Problem, lower: int) -> Attempt:
     if found is not None:
         return Attempt(found, "optimal", lower, timed_out)
     # still give the best answer we can, marked as such
-    found, _ = beam_search(p.guide, p.cells, p.width, time.perf_counter() + RESCUE_SECONDS)
+    found, _ = beam_search(p.guide, p.cells, p.width, effort.spent() + RESCUE)
     return Attempt(found, "beam (optimal timed out)", lower, timed_out, [(p.cells, [])])
 
 
 def by_phases(p: Problem, lower: int) -> Attempt:
     """8x8 three and four colours through coarser colourings (:mod:`.phases`).
-    While time is left, other colours gather first and second
+    While budget is left, other colours gather first and second
     (:func:`phase_orders`); the shortest whole way is kept, and each run's
     first phase may raise the lower bound. Runs that gather the same colour
     first share that phase, and once one run has an answer the others stop
     where they cannot beat it, so more of them fit the limit. Until some
-    run finishes, ``FINISH_SHARE`` of the limit is kept back and a run
-    starts only where the time of the longest so far is left; when none
+    run finishes, ``FINISH_SHARE`` of the budget is kept back and a run
+    starts only where the cost of the costliest so far is left; when none
     finishes, the cell exchanges complete the run that got furthest.
-    The time every order leaves goes to the last phase again, four times
+    The budget every order leaves goes to the last phase again, four times
     wider, from the starts the shortest earlier phases reached
     (:func:`.phases.last_phase_again`)."""
     if p.coarse is None:
         return by_beam(p, lower)
     c = p.puzzle.c
-    finish = FINISH_SHARE * (p.deadline - p.started)
+    finish = FINISH_SHARE * p.deadline   # the meter starts at 0 with each state
     best, furthest, reached, firsts, lasts = None, None, [], {}, []
-    took = {False: 0.0, True: 0.0}   # a run's time, by whether its first colour was gathered before
+    took = {False: 0.0, True: 0.0}   # a run's cost, by whether its first colour was gathered before
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
         until = p.deadline - (finish if best is None else 0.0)   # with an answer, no finish is needed
         need = (took[again] or took[False]) if best is None else RUN_AT_LEAST
-        if until - time.perf_counter() < need:
+        if effort.left(until) < need:
             continue   # a later order whose first phase is done may still fit
-        began = time.perf_counter()
+        began = effort.spent()
         chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, until, order,
                            last_meet=p.table is None, firsts=firsts,
                            shorter=None if best is None else best.length)
-        took[again] = max(took[again], time.perf_counter() - began)
+        took[again] = max(took[again], effort.spent() - began)
         lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
@@ -132,9 +130,9 @@ def by_phases(p: Problem, lower: int) -> Attempt:
         if chain.last_start is not None:
             lasts.append(chain)
     if best is not None and c in AGAIN_WIDTH:
-        # the time left: the last phase again, wider, where the phases before it were shortest
+        # the budget left: the last phase again, wider, where the phases before it were shortest
         for chain in sorted(lasts, key=lambda ch: len(ch.last_start[1]))[:AGAIN_RUNS]:
-            if p.deadline - time.perf_counter() < AGAIN_AT_LEAST:
+            if effort.left(p.deadline) < AGAIN_AT_LEAST:
                 break
             found = last_phase_again(p.puzzle, chain, p.coarse, p.deadline, AGAIN_WIDTH[c], best.length)
             if found is not None and found.length < best.length:
@@ -145,7 +143,7 @@ def by_phases(p: Problem, lower: int) -> Attempt:
         start = reached
     else:
         start = furthest.reached if furthest is not None else [(p.cells, [])]
-    return Attempt(None, "phases", lower, time.perf_counter() > p.deadline, start)
+    return Attempt(None, "phases", lower, effort.past(p.deadline), start)
 
 
 SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": by_beam, "thesis": by_thesis,
@@ -164,7 +162,7 @@ def complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
     can_repair = p.guide.endgame is not None and p.store is not None
     if can_repair:
         rng = np.random.default_rng(0)
-        until = p.deadline - EXCHANGE_SECONDS
+        until = p.deadline - EXCHANGE_RESERVE
         distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
         starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))
         if p.table is not None:   # the table prices the nearest: moves so far plus transpositions

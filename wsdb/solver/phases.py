@@ -42,7 +42,6 @@ direct beam).
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -51,6 +50,7 @@ import numpy as np
 from ..db.store import Store
 from ..puzzle import Puzzle
 from ..puzzle.moves import permutation_of
+from . import effort
 from .beam import beam_search
 from .guide import Found, Guide
 from .kernels import misfit
@@ -58,7 +58,7 @@ from .meet import meet_in_the_middle
 from .repair import repair
 from .tables import gather_colours
 from .settings import (FIRST_PHASE_MEET_CHILDREN, LAST_PHASE_AT_LEAST, PHASE_MEET_CHILDREN,
-                       PHASE_MEET_SECONDS, PHASE_MEET_TRIES, PHASE_REPAIR_SECONDS, PHASE_STALL, PHASE_WIDTH)
+                       PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL, PHASE_WIDTH)
 
 
 @dataclass
@@ -112,7 +112,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
             last_start = x, path, relabel
         guide = guides(k)
         phases_left = c + 1 - k
-        phase_deadline = time.perf_counter() + (deadline - time.perf_counter()) / phases_left
+        phase_deadline = effort.spent() + effort.left(deadline) / phases_left
         levels = None   # the first phase, shared by orders, is never cut short
         if shorter is not None and k > 2:
             levels = shorter - 1 - len(path) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
@@ -219,12 +219,12 @@ def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Foun
 def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],
                   deadline: float) -> Found | None:
     """Finish a stalled phase from its best state by repairs (:mod:`.repair`)
-    in the phase's own grid, within ``PHASE_REPAIR_SECONDS``."""
+    in the phase's own grid, within ``PHASE_REPAIR_EFFORT``."""
     if guide.endgame is None:
         return None
     p = guide.puzzle
     x = start[permutation_of(p.moves, moves)]
-    until = min(deadline, time.perf_counter() + PHASE_REPAIR_SECONDS)
+    until = effort.within(deadline, PHASE_REPAIR_EFFORT)
     more, y, _ = repair(guide, store, x, until, np.random.default_rng(0))
     return Found(moves + more, y, 0) if p.is_solved(y) else None
 
@@ -249,11 +249,10 @@ def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
     ranked = np.argsort(score, kind="stable")
     tries = ranked[:PHASE_MEET_TRIES] if guide.endgame is not None and meet else []
     for i in tries:
-        now = time.perf_counter()
-        if now > deadline:
+        if effort.past(deadline):
             break
         w, moves = waypoints[i]
-        met, _, _ = meet_in_the_middle(guide, w, min(deadline, now + PHASE_MEET_SECONDS), PHASE_MEET_CHILDREN)
+        met, _, _ = meet_in_the_middle(guide, w, effort.within(deadline, PHASE_MEET_EFFORT), PHASE_MEET_CHILDREN)
         if met is not None:
             return Found(moves + met.path, met.meet, met.rest), []
     return None, [waypoints[i][1] for i in ranked[:PHASE_MEET_TRIES]]

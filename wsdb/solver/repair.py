@@ -31,12 +31,12 @@ searched, where they beat it. No step then falls back to a cell exchange.
 """
 from __future__ import annotations
 
-import time
 from itertools import product
 
 import numpy as np
 
 from ..db.store import Store
+from . import effort
 from .exchange import exchange_step, nearest_goal
 from .guide import Guide
 from .meet import solve_near
@@ -57,7 +57,7 @@ def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
     x, out, exchanges = cells.copy(), [], 0
     goal = nearest_goal(puzzle, x)
     wrong = np.flatnonzero(x != goal)
-    while wrong.size and (table is not None or time.perf_counter() < deadline):   # look-ups take no time
+    while wrong.size and (table is not None or not effort.past(deadline)):   # look-ups are cheap
         step = (_best_step(guide, store, x, goal, wrong, deadline, rng) if table is None
                 else _table_step(guide, store, table, x, goal, wrong, deadline, rng))
         if step is None:   # no cycle within reach: one cell exchange, then repairs again
@@ -89,7 +89,7 @@ def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int]
     rate, best = best_transposition(table, x, goal, wrong)
     cycles = ([wrong] if wrong.size <= REPAIR_WHOLE_UP_TO else []) + _cycles(x, goal, wrong, rng)[0]
     for children, tries in REPAIR_LADDER:
-        if children > REPAIR_LADDER[0][0] and deadline - time.perf_counter() < REPAIR_DEEP_WHEN:
+        if children > REPAIR_LADDER[0][0] and effort.left(deadline) < REPAIR_DEEP_WHEN:
             break
         best, rate = _screen(guide, store, x, goal, cycles[:tries], deadline, children, best, rate)
     return best
@@ -100,7 +100,7 @@ def _screen(guide, store, x, goal, cycles, deadline, children, best, rate):
     fixes ``REPAIR_GOOD`` cells a move); (moves, cells fixed per move) of the best,
     or the ``best``, ``rate`` given when none beats them."""
     for s in cycles:
-        if time.perf_counter() > deadline:
+        if effort.past(deadline):
             break
         v = goal.copy()
         v[s] = x[s]

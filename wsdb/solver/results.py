@@ -27,9 +27,12 @@ class Solution:
     lower_bound: int            # proven: no sequence is shorter
     optimal: bool               # length == lower_bound (proven optimal)
     seconds: float
-    timed_out: bool = False     # the time limit ended the search early
+    timed_out: bool = False     # the budget (or the time limit) ended a search early
     note: str | None = None
     exact: int | None = None    # the distance where known: stored, or proven optimal here
+    effort: float = 0.0         # millions of nodes spent (:mod:`.effort`)
+    capped: bool = False        # the --time-limit cap cut the search: another run may answer differently
+    work: dict[str, int] = field(default_factory=dict)   # units of work done, by kind (settings.NODE_COSTS)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -43,8 +46,8 @@ class Problem:
     cells: np.ndarray
     store: Store | None
     guide: Guide
-    deadline: float             # when the search must stop (perf_counter)
-    started: float              # when work on this state began
+    deadline: float             # the budget: nodes spent when the search must stop (:mod:`.effort`)
+    started: float              # when work on this state began (perf_counter, for the seconds reported)
     #: the guide of the k-colour grid, for phases; None where the coarser trees are missing
     coarse: Callable[[int], Guide] | None = None
     #: the grid's transposition table (:mod:`.transpositions`), for repairs; None where there is none

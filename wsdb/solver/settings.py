@@ -2,15 +2,37 @@
 search sizes and the depths trees are held to. Each says what it was
 measured against; the modules named in each section read them from here."""
 
-# What a solve does, and for how long (solve.py, methods.py)
+# Effort: what a solve may spend, counted in nodes (effort.py)
 
-DEFAULT_TIME = 10.0         # seconds, when no --time-limit is given
+#: nodes a second on the reference machine (2 cores, idle): searches are budgeted in nodes, and the
+#: shares below that were measured in seconds are converted at this rate (scripts/calibrate_effort.py)
+NODES_PER_SECOND = 10_000_000
+#: what one unit of each kind of work counts, in nodes (a node: one beam child generated and scored),
+#: fitted to the seconds they took on the reference machine (scripts/calibrate_effort.py)
+NODE_COSTS = {
+    "child": 1.0,      # a beam child generated and scored (0.06-0.13 µs)
+    "canonical": 6.0,  # a state's class found (its canonical key), to look it up in a tree
+    "probe": 1.0,      # a class looked up in a tree
+    "expand": 6.0,     # a child class made (and canonicalised), in meet in the middle or a tree's filter
+    "dedup": 9.0,      # a child class sorted and deduplicated into meet in the middle's next level
+    "objective": 60.0,  # a thesis child: generated, its objective computed, ranked (numpy, §4.1)
+    "dfs": 3.0,        # a node of IDA*'s depth-first search
+    "step": 300.0,     # a transposition read from the table (a repair step, a price)
+}
+#: canonical, expand and dedup on one-word keys (8x8 two colours, every 6x6 and 4x4 two-colour
+#: grid) cost this share of the two-word figures above: 0.05-0.10 µs against 0.5-0.7
+NARROW_KEY_SHARE = 0.12
+DEFAULT_EFFORT = 10.0 * NODES_PER_SECOND   # nodes per state, when no --effort is given (about 10 s)
+
+# What a solve does (solve.py, methods.py)
+
+DEFAULT_TIME = 10.0         # seconds: the other puzzles' meet in the middle (stored.py) and the page's cap
 MAX_N = 8                   # the largest grid solved: on 10x10 a colour's placements, C(100, 25), outgrow
                             # the 64-bit ranks of the gather bounds
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores
 BEAM_WIDTH = {(6, 2): 5000, (6, 3): 10000, (6, 4): 20000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
 DEFAULT_WIDTH = 5000
-RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still an answer
+RESCUE = 5.0 * NODES_PER_SECOND   # nodes: a beam's budget when IDA* ran out, so there is still an answer
 #: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
 #: on 8x8 two colours the forward search reaches 6 levels (with the tree held to depth 9,
 #: :data:`DERIVED`: exact answers up to 15, else a proven 16) in 1-6 s; elsewhere,
@@ -21,21 +43,21 @@ RESCUE_SECONDS = 5.0        # a beam's time when IDA* ran out, so there is still
 MEET_CHILDREN = {(8, 2): 8_000_000, (8, 4): 20_000, (6, 3): 10_000, (6, 4): 10_000, 0: 200_000}
 PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the gather tables
                             # guide the beam to shorter answers)
-RUN_AT_LEAST = 0.3          # seconds: with an answer, a run of the phases starts if this is left
+RUN_AT_LEAST = 0.3 * NODES_PER_SECOND   # nodes: with an answer, a run of the phases starts if this is left
                             # (it stops where it cannot beat the answer, so even a short run may)
 AGAIN_WIDTH = {4: 4000}     # per colour count, the last phase's beam when run again on the time
                             # left after every order, from the starts the shortest earlier phases
                             # reached (240 splits of 20 states, time unlimited: best of 12 at
                             # 1,000 wide 55.8 moves, with the 4 such starts again 4,000 wide 54.2)
 AGAIN_RUNS = 4              # such starts at most
-AGAIN_AT_LEAST = 0.5        # seconds left for one (a wide last phase takes about 1 s)
-FINISH_SHARE = 0.15         # of the time limit, left by the phases for repairs and cell exchanges
+AGAIN_AT_LEAST = 0.5 * NODES_PER_SECOND   # nodes left for one (a wide last phase takes about 1 s)
+FINISH_SHARE = 0.15         # of the budget, left by the phases for repairs and cell exchanges
                             # while no run of the phases has finished
-EXCHANGE_SECONDS = 0.3      # repairs stop this early: cell exchanges finish what is left
+EXCHANGE_RESERVE = 0.3 * NODES_PER_SECOND   # nodes: repairs stop this early: cell exchanges finish what is left
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
-MEET_SHARE = 0.6            # of the time limit, in auto, before the beam gets the rest
-RESERVE = 0.05              # of the time limit, kept for what follows a search (the last beam
+MEET_SHARE = 0.6            # of the budget, in auto, before the beam gets the rest
+RESERVE = 0.05              # of a --time-limit cap, kept for what follows a search (the last beam
                             # level, the stored tail, checking the answer): 8x8 states took
                             # up to 10.35 s of 10 without it
 
@@ -49,9 +71,10 @@ GATHER_TREES = {(8, 4)}
 
 # IDA*, --method optimal (ida.py)
 
-IDA_NODES_PER_SECOND = 2_500_000   # measured 3.0-3.5 M/s on 6x6 here; budgets keep the deadline
+IDA_STREAMS = 4             # parallel streams of the hand-over search, fixed so that the answer does not
+                            # depend on the threads (on 2 cores two streams a thread)
 IDA_LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
-IDA_CALL_NODES = 2_000_000  # nodes per stream and kernel call, so the deadline is checked often
+IDA_CALL_NODES = 1_000_000  # nodes per stream and kernel call, so the budget is checked often
 
 # Meet in the middle (meet.py)
 
@@ -68,10 +91,10 @@ PHASE_MEET_TRIES = 3                # best beam states meet in the middle starts
 PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
                               # three and four colours the fifth (~2 M children, ~1.5 s);
                               # deduplicating it (two-word keys) would take 6 s more
-PHASE_MEET_SECONDS = 2.0            # at most, per try
+PHASE_MEET_EFFORT = 2.0 * NODES_PER_SECOND   # nodes at most, per try
 FIRST_PHASE_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
                               # five levels, exact up to 14 moves with the derived tree (~0.5 s)
-PHASE_REPAIR_SECONDS = 1.5          # at most, for repairing a stalled phase before the last
+PHASE_REPAIR_EFFORT = 1.5 * NODES_PER_SECOND   # nodes at most, for repairing a stalled phase before the last
 PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
                               # best answer capping later runs, a patient beam costs little (20
                               # states, four colours: 56.3 moves against 57.9 with 8, where a state
@@ -88,7 +111,7 @@ LAST_PHASE_AT_LEAST = {8: 16}       # per grid size, moves the last four-colour 
 REPAIR_LADDER = ((1_000, 24), (30_000, 6))
 REPAIR_GOOD = 0.25                   # cells fixed per move that end the screening at once (a pair in 8)
 REPAIR_WHOLE_UP_TO = 6               # misplaced cells at most for trying the whole state at once
-REPAIR_DEEP_WHEN = 2.0               # seconds left at least, for a table step's deeper searches
+REPAIR_DEEP_WHEN = 2.0 * NODES_PER_SECOND   # nodes left at least, for a table step's deeper searches
 REPAIR_TRIES = REPAIR_LADDER[0][1]          # candidates of each kind drawn per step
 
 # Trees held deeper than stored (tables.py)

@@ -15,13 +15,18 @@ Methods (``METHODS``; the searches are the table ``SEARCHES``):
   phase solved in its own grid with its own tree (:mod:`.phases`).
 
 ``auto`` runs ``meet`` on grids with a partial tree, giving it 60% of the
-time limit; on 8x8 with three or four colours the phases, not the beam,
-then use the time left.
+budget; on 8x8 with three or four colours the phases, not the beam, then
+use the rest.
+
+Every search is budgeted in work, not seconds (:mod:`.effort`): ``effort``
+millions of nodes a state, so the same state and settings give the same
+moves on any machine, at any load, on any number of threads. A
+``time_limit`` only caps that; an answer it cut is marked ``capped``.
 
 Every answer is checked by applying its moves before it is returned, and
 carries a proven lower bound: the largest gather distance, and one more than
 the height of a partial tree that does not hold the state's class. When a
-search cannot finish (time limit, or no guide for the grid), repairs through
+search cannot finish (budget spent, or no guide for the grid), repairs through
 the stored tree (:mod:`.repair`) and the cell-exchange construction of
 :mod:`.exchange` complete the best state reached, so every state gets a
 verified sequence. On four-colour grids a table of transpositions
@@ -40,8 +45,9 @@ from ..errors import WsdbError
 from ..puzzle import Puzzle, format_state, parse_states, wrapslide
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete
+from . import effort as meter
 from .results import Attempt, Problem, Solution
-from .settings import DEFAULT_TIME, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
+from .settings import DEFAULT_EFFORT, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
 from .stored import solve_puzzle_states
 from .tables import underived
 from .transpositions import transpositions
@@ -49,32 +55,35 @@ from .transpositions import transpositions
 
 def solve(state: str, db=None, method: str = "auto", time_limit: float | None = None,
           length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-          goal: str | None = None) -> Solution:
+          goal: str | None = None, effort: float | None = None) -> Solution:
     """Solve one state (any accepted text form); see the module docstring.
+    ``effort``: millions of nodes (None: the default, about 10 s of an
+    idle 2-core machine); ``time_limit``: seconds, an optional cap.
     Another puzzle's state (``puzzle``, its tree grown from ``goal``) is
     solved with its stored tree (:mod:`.stored`)."""
-    return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal)[0]
+    return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal, effort)[0]
 
 
 def solve_many(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
                length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-               goal: str | None = None) -> list[Solution]:
+               goal: str | None = None, effort: float | None = None) -> list[Solution]:
     """Solve several states; all are parsed before any work starts."""
-    return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal))
+    return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal, effort))
 
 
 def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
                length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-               goal: str | None = None) -> Iterator[Solution]:
+               goal: str | None = None, effort: float | None = None) -> Iterator[Solution]:
     """:func:`solve_many`, yielding each answer as soon as it is found.
     Arguments, states and the database are checked at the call, before
     the first answer is asked for."""
-    check_request(method, time_limit)
+    check_request(method, time_limit, effort)
+    budget = budget_nodes(effort)
     if puzzle != "wrapslide":
         if method not in ("auto", "meet"):
             raise WsdbError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
                             f"middle): expected --method auto or meet, not {method}")
-        return solve_puzzle_states(states, puzzle, goal, db, time_limit or DEFAULT_TIME, length_only, store)
+        return solve_puzzle_states(states, puzzle, goal, db, time_limit, length_only, store, budget)
     if goal is not None:
         raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)
@@ -84,7 +93,7 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
             raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to {MAX_N}x{MAX_N} (its "
                             f"tables are sized for them); `wsdb lookup` answers larger grids whose tree is built")
     store = store if store is not None else Store.open_if_present(db)
-    return _solutions(parsed, store, method, time_limit, length_only)
+    return _solutions(parsed, store, method, time_limit, length_only, budget)
 
 
 def derivation_minutes(db, n: int, c: int | None = None) -> float:
@@ -109,16 +118,24 @@ def first_solve_waits(db) -> dict[int, float]:
     return {n: minutes for n, minutes in waits.items() if minutes}
 
 
-def check_request(method: str, time_limit: float | None) -> None:
-    """A known method and a positive time limit (None: the default), or
-    one line saying what is wrong."""
+def check_request(method: str, time_limit: float | None, effort: float | None = None) -> None:
+    """A known method, a positive time limit (None: no cap) and a positive
+    effort (None: the default), or one line saying what is wrong."""
     if method not in METHODS:
         raise WsdbError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
     if time_limit is not None and not time_limit > 0:
         raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
+    if effort is not None and not 0 < effort < 1e9:
+        raise WsdbError(f"effort {effort}: expected a positive number of millions of nodes (default "
+                        f"{DEFAULT_EFFORT / 1e6:g})")
 
 
-def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solution]:
+def budget_nodes(effort: float | None) -> float:
+    """The budget in nodes of an ``effort`` in millions (None: the default)."""
+    return DEFAULT_EFFORT if effort is None else effort * 1e6
+
+
+def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterator[Solution]:
     guides: dict[tuple[int, int], Guide] = {}
 
     def guide(n: int, c: int) -> Guide:   # tables load once per grid, not per state
@@ -139,11 +156,17 @@ def _solutions(parsed, store, method, time_limit, length_only) -> Iterator[Solut
         own = guide(n, c)
         if (n, c) not in tables:   # once per grid (and once per database: it is cached)
             tables[n, c] = transpositions(own, store) if store is not None and method != "optimal" else None
-        # the limit is for searching: a first use may spend long deriving tables and compiling
-        deadline = time.perf_counter() + (1 - RESERVE) * (time_limit or DEFAULT_TIME)
+        # the cap is for searching: a first use may spend long deriving tables and compiling
+        cap = None if time_limit is None else (1 - RESERVE) * time_limit
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
-        problem = Problem(puzzle, cells, store, own, deadline, started, coarse, tables[n, c])
-        yield _solve(problem, method, length_only)
+        with meter.metered(cap) as spent:   # the budget counts from 0 for each state
+            problem = Problem(puzzle, cells, store, own, budget, started, coarse, tables[n, c])
+            solution = _solve(problem, method, length_only)
+            solution.effort, solution.capped, solution.work = round(spent.spent / 1e6, 3), spent.capped, spent.counts
+        if solution.capped:
+            solution.note = "; ".join(filter(None, [solution.note, f"cut short by the time limit of {time_limit:g} s: "
+                                                   "without it the answer may differ"]))
+        yield solution
 
 
 def _has_coarse_trees(puzzle: Puzzle, store: Store | None) -> bool:

@@ -5,8 +5,9 @@ Their trees are small beside Wrapslide's 6x6 and 8x8 (Rube-ish 3x3:
 answered exactly by walking parent pointers (:func:`~wsdb.db.lookup.lookup_grid`);
 a state beyond a partial tree by meeting the tree in the middle
 (:func:`~wsdb.solver.meet.meet_in_the_middle`), which proves its distance
-exactly, or, when the time limit ends the search, a lower bound of one more
-than the levels searched plus the tree's height.
+exactly, or, when the budget (:mod:`.effort`) or the time limit ends the
+search, a lower bound of one more than the levels searched plus the tree's
+height.
 """
 from __future__ import annotations
 
@@ -20,15 +21,17 @@ from ..errors import WsdbError
 from ..puzzle import Puzzle
 from ..puzzle.catalog import parse_puzzle_states
 from ..puzzle.text import state_texts
+from . import effort
 from .guide import Guide
 from .meet import meet_in_the_middle
 from .results import Solution
+from .settings import DEFAULT_EFFORT
 from .tables import Endgame
 
 
 def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None, db=None,
-                        time_limit: float = 10.0, length_only: bool = False,
-                        store: Store | None = None) -> Iterator:
+                        time_limit: float | None = None, length_only: bool = False,
+                        store: Store | None = None, budget: float = DEFAULT_EFFORT) -> Iterator:
     """Solutions (:class:`~wsdb.solver.solve.Solution`) of states of another
     puzzle, in input order, from its stored tree grown from ``goal``.
     Every state is checked before the first answer, and the tree must exist."""
@@ -52,15 +55,17 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
             if p.n not in endgames:
                 endgames[p.n] = _endgame(store, p)
             eg = endgames[p.n]
-            deadline = time.perf_counter() + time_limit
-            found, lower, timed_out = meet_in_the_middle(Guide(p, None, eg), cells, deadline)
+            with effort.metered(time_limit) as meter:
+                found, lower, timed_out = meet_in_the_middle(Guide(p, None, eg), cells, budget)
             if found is None:
-                raise WsdbError(f"{text}: no sequence found in {time_limit:g} s; its distance is at least "
+                spent = f"{time_limit:g} s" if meter.capped else f"{budget / 1e6:g} M nodes of effort"
+                raise WsdbError(f"{text}: no sequence found in {spent}; its distance is at least "
                                 f"{lower} (the stored tree reaches depth {eg.height}): build the tree deeper "
-                                "with --max-depth, or give more --time-limit")
+                                "with --max-depth, or give more --effort")
             moves = None if length_only else [p.move_names[m] for m in found.moves(store, p)]
             yield Solution(p.n, p.c, text, "meet", moves, found.length, found.length, True,
-                           time.perf_counter() - started, timed_out=timed_out, exact=found.length)
+                           time.perf_counter() - started, timed_out=timed_out, exact=found.length,
+                           effort=round(meter.spent / 1e6, 3), capped=meter.capped, work=meter.counts)
     return answers()
 
 

@@ -41,6 +41,7 @@ from ..engine.bfs import expand
 from ..engine.keyindex import KeyFilter, KeyIndex
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..notices import Step, say, step
+from . import effort
 from .settings import DERIVED, DERIVE_GROWTH, DERIVE_MINUTES, FILTER_CHUNK
 
 UNSET = 255
@@ -140,12 +141,14 @@ class Endgame:
     def lookup(self, reps: np.ndarray) -> np.ndarray:
         """Depth of each class representative, or -1 where it is not within
         ``height``."""
+        effort.charge("probe", len(reps))
         rows = self.index.rows(reps)
         depth = np.where(rows >= 0, self.depths[rows], -1).astype(np.int64)
         if self.beyond is not None:
             maybe = np.flatnonzero(depth < 0)
             maybe = maybe[self.beyond.has(reps[maybe])]
             if maybe.size:   # a class one level beyond has a neighbour at depth `held`
+                effort.charge("expand", maybe.size * self.eng.nmoves, effort.key_share(self.eng.layout.words))
                 kids = self.index.rows(self.eng.expand(reps[maybe])).reshape(maybe.size, -1)
                 near = (np.where(kids >= 0, self.depths[kids], -1) == self.held).any(axis=1)
                 depth[maybe[near]] = self.held + 1
@@ -156,6 +159,7 @@ class Endgame:
         known (then the distance is more than ``height``)."""
         if len(cells) == 0:
             return np.zeros(0, np.int64)
+        effort.charge("canonical", len(cells), effort.key_share(self.eng.layout.words))
         return self.lookup(self.eng.canonical(self.eng.encode(cells)))
 
     def descend(self, cells: np.ndarray) -> tuple[list[int], np.ndarray]:

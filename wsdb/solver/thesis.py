@@ -22,11 +22,10 @@ count (4x4) or of four colours (8x8, the deepest setting).
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..puzzle.moves import HORIZONTAL, VERTICAL, of_families
+from . import effort
 from .guide import Found, Guide
 from .settings import THESIS_K_BEST, THESIS_M_I, THESIS_PATIENCE
 
@@ -63,14 +62,14 @@ def _game_tree(guide: Guide, root: np.ndarray, first_vertical: bool, m_i):
 
 
 def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | None, bool]:
-    """Run the heuristic; returns (solution or None, whether time ran out)."""
+    """Run the heuristic; returns (solution or None, whether the budget ran out)."""
     m_i = THESIS_M_I[guide.c]
     k = THESIS_K_BEST[guide.c]
     roots, root_paths = start[None], [[]]
     best_obj, since = int(objective(start[None], guide.n)[0]), 0
     if best_obj == 0:
         return Found([], start, 0), False
-    while time.perf_counter() < deadline:
+    while not effort.past(deadline):
         cells, paths = [], []
         for root, rpath in zip(roots, root_paths):
             for first_vertical in (False, True):
@@ -78,6 +77,7 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
                 cells.append(c)
                 paths.extend(rpath + q for q in p)
         cells = np.concatenate(cells)
+        effort.charge("objective", len(cells))
         score = objective(cells, guide.n)
         solved = np.flatnonzero(score == 0)
         if solved.size:

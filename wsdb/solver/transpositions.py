@@ -21,8 +21,6 @@ database.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..db.cache import cached_array
@@ -30,6 +28,7 @@ from ..db.store import Store
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.symmetry import geometric_maps
+from . import effort
 from .exchange import nearest_goal
 from .guide import Guide
 from .meet import solve_near
@@ -80,7 +79,7 @@ def derive(guide: Guide, store: Store) -> np.ndarray:
                 continue
             v = g.copy()
             v[[i, j]] = v[[j, i]]
-            seq = solve_near(guide, store, v, time.perf_counter() + 3600, SWAP_REACH)
+            seq = solve_near(guide, store, v, effort.NEVER, SWAP_REACH)
             for s, img in zip(maps, images):
                 inv = np.argsort(s)
                 a, b = int(inv[i]), int(inv[j])   # where the map puts the pair
@@ -110,6 +109,7 @@ def best_transposition(table: np.ndarray, x: np.ndarray, goal: np.ndarray,
     """(cells fixed per move, moves) of the best transposition of two of the
     misplaced cells ``wrong`` of ``x``: a mutual pair fixes both, any other
     pair at most one; (0, None) when the table has none that helps."""
+    effort.charge("step", 1)
     i, j = wrong[:, None], wrong[None, :]
     length = table[i, j, 0].astype(np.int64)
     fixed = (x[j] == goal[i]).astype(np.int64) + (x[i] == goal[j])

@@ -17,10 +17,19 @@ from ..errors import WsdbError
 from .figures import _store
 from .plots import save_png
 
-SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "params", "version", "status", "started_at", "cores",
+SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "effort", "params", "version", "status", "started_at", "cores",
                    "states", "mean_length", "max_length", "mean_lower_bound", "known_exact", "mean_gap_exact",
                    "mean_gap_bound", "share_optimal", "median_seconds", "max_seconds", "timed_out",
                    "thesis_mean_length", "thesis_mean_seconds"]
+
+
+def _effort(params: str | None) -> float | None:
+    """A run's effort from its settings; None for a run timed in seconds
+    (before budgets were counted in work)."""
+    try:
+        return json.loads(params or "{}").get("effort")
+    except (ValueError, AttributeError):
+        return None
 
 
 def thesis_means() -> dict:
@@ -51,7 +60,8 @@ def solves(db=None, run_id: int | None = None) -> pd.DataFrame:
 
 
 def summary(db=None) -> pd.DataFrame:
-    """Per run: mean and max length, mean lower bound, the gap to the exact
+    """Per run: the effort it was given (millions of nodes a state: runs
+    with the same effort answer each state alike), mean and max length, mean lower bound, the gap to the exact
     distance (over the states where it is known: ``known_exact`` of them)
     and to the lower bound, the share proven optimal, median and max
     seconds, time-outs, and the thesis' means for the grid where it
@@ -64,6 +74,7 @@ def summary(db=None) -> pd.DataFrame:
         grid = f"{run['n']}x{run['n']}_c{run['c']}"
         row = {k: run[k] for k in ("run_id", "n", "c", "method", "params", "version", "status", "started_at",
                                    "cores")}
+        row["effort"] = _effort(run["params"])
         row["states"] = len(rows)
         row["thesis_mean_length"] = thesis["mean_length"].get(grid)
         row["thesis_mean_seconds"] = thesis["mean_seconds"].get(grid)

@@ -36,6 +36,7 @@ from ..solver.solve import METHODS, Solution
 STATIC = files("wsdb.web") / "static"
 MAX_STATE_CHARS = 400       # an 8x8 state with separators is 71 characters
 MAX_MOVES = 500
+MAX_EFFORT = 1000.0        # millions of nodes: the time limit caps a request anyway
 DEFAULT_TIME_LIMIT = 10.0
 
 
@@ -53,7 +54,10 @@ class StateIn(BaseModel):
 
 class SolveIn(StateIn):
     method: Literal[METHODS] = "auto"
-    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="Seconds of search (capped by the server).")
+    effort: float | None = Field(None, gt=0, le=MAX_EFFORT, description="Work, in millions of nodes (default: "
+                                 "the CLI's); the same state and effort give the same moves.")
+    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="A cap in seconds (at most the "
+                              "server's); an answer it cut short says `capped`.")
     length_only: bool = False
 
 
@@ -258,8 +262,9 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
     @app.post("/api/solve", response_model=Solution, responses=ERRORS)
     def solve(req: SolveIn):
         """A verified move sequence with a proven lower bound (`wsdb solve
-        STATE --json`). A search that reaches its time limit returns its best
-        verified sequence with `timed_out` true."""
+        STATE --json`). A search that spends its effort returns its best
+        verified sequence with `timed_out` true; one the time limit cuts
+        short says `capped` too."""
         from ..solver.solve import solve as run
 
         if req.time_limit > max_time_limit:
@@ -267,7 +272,7 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
                                      f"{max_time_limit:g} s")
         with gate.slot():
             return run(req.state, db=app.state.db, method=req.method, time_limit=req.time_limit,
-                       length_only=req.length_only, puzzle=req.puzzle, goal=req.goal).to_dict()
+                       length_only=req.length_only, puzzle=req.puzzle, goal=req.goal, effort=req.effort).to_dict()
 
     @app.post("/api/apply", response_model=Replay, responses=ERRORS)
     def apply(req: ApplyIn):
