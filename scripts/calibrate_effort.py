@@ -96,14 +96,14 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
 
 
 def sample(db, n, c, method, effort, count):
-    """(work by kind, seconds) of ``count`` states, the tables loaded first."""
+    """(effort spent in nodes, seconds) of ``count`` states, the tables loaded first."""
     puzzle = wrapslide(n, c)
     states = format_states(random_states(puzzle, count, SEED), n).tolist()
     first = format_states(puzzle.solved[:1], n).tolist()   # loads the tables outside the figures
     out = []
     for i, sol in enumerate(iter_solve(first + states, db=db, method=method, effort=effort)):
         if i:
-            out.append((dict(sol.work), sol.seconds))
+            out.append((sol.effort * 1e6, sol.seconds))
     return out
 
 
@@ -130,7 +130,7 @@ def main() -> None:
     for n, c, method, amount in JOBS:
         rows = sample(args.db, n, c, method, amount, args.states)
         secs = [s for _, s in rows]
-        used = [sum(w.get(k, 0) * NODE_COSTS[k] for k in NODE_COSTS) for w, _ in rows]
+        used = [u for u, _ in rows]
         ratio = sum(used) / NODES_PER_SECOND / sum(secs)
         given = DEFAULT_EFFORT / 1e6 if amount is None else amount
         table.append(f"| {n}x{n} c{c} | {method} | {given:g} | {len(rows)} | {statistics.median(secs):.2f} "
