@@ -4,9 +4,9 @@ to the stored tree exact, its waypoints reachable."""
 import numpy as np
 
 import wsdb
-from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.beam import beam_search
 from wsdb.solver.guide import guide_for
 

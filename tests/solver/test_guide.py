@@ -3,9 +3,9 @@
 import numpy as np
 
 import wsdb
-from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver import guide as guide_module
 from wsdb.solver.beam import beam_search
 from wsdb.solver.guide import Found, guide_for

@@ -4,9 +4,9 @@ its lengths are the true distances, its bounds never above them."""
 import pytest
 
 import wsdb
-from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.ida import ida_to_tree
 

@@ -5,9 +5,9 @@ checked against complete trees."""
 import pytest
 
 import wsdb
-from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.meet import meet_in_the_middle
 

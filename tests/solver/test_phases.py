@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import wsdb
-from wsdb.solver import effort
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.phases import coarsen, last_phase_again, phase_orders, relabel_back, run_phases
 

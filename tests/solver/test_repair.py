@@ -7,8 +7,8 @@ import pytest
 
 import wsdb
 import wsdb.solver.methods as methods_module
-from wsdb.solver import effort
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.exchange import nearest_goal
 from wsdb.solver.meet import solve_near
 from wsdb.solver.repair import repair

@@ -5,8 +5,8 @@ repairs that read the table finish states without cell exchanges."""
 import numpy as np
 import pytest
 
-from wsdb.solver import effort
 from wsdb.puzzle import random_states, wrapslide
+from wsdb.solver import effort
 from wsdb.solver.repair import repair
 from wsdb.solver.transpositions import applies, derive, sequence, transpositions
 

@@ -17,7 +17,7 @@ NODE_COSTS = {
     "dedup": 9.0,      # a child class sorted and deduplicated into meet in the middle's next level
     "objective": 60.0,  # a thesis child: generated, its objective computed, ranked (numpy, §4.1)
     "dfs": 3.0,        # a node of IDA*'s depth-first search
-    "step": 300.0,     # a transposition read from the table (a repair step, a price)
+    "transposition": 300.0,   # a transposition read from the table (a repair step, a price)
 }
 #: canonical, expand and dedup on one-word keys (8x8 two colours, every 6x6 and 4x4 two-colour
 #: grid) cost this share of the two-word figures above: 0.05-0.10 µs against 0.5-0.7

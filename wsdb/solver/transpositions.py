@@ -109,7 +109,7 @@ def best_transposition(table: np.ndarray, x: np.ndarray, goal: np.ndarray,
     """(cells fixed per move, moves) of the best transposition of two of the
     misplaced cells ``wrong`` of ``x``: a mutual pair fixes both, any other
     pair at most one; (0, None) when the table has none that helps."""
-    effort.charge("step", 1)
+    effort.charge("transposition", 1)
     i, j = wrong[:, None], wrong[None, :]
     length = table[i, j, 0].astype(np.int64)
     fixed = (x[j] == goal[i]).astype(np.int64) + (x[i] == goal[j])

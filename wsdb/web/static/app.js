@@ -320,11 +320,12 @@ function showSolution(sol) {
   $("r-length").textContent = `${sol.length} moves`;
   $("r-lower").textContent = `${sol.lower_bound} moves (proven: no shorter sequence exists)`;
   $("r-optimal").textContent = sol.optimal ? "yes, proven optimal" :
-    `not proven: ${sol.length} is an upper bound, the optimum lies in ${sol.lower_bound}..${sol.length}`;
+    `not proven: at most ${sol.length - sol.lower_bound} moves above the optimum, which lies in ` +
+    `${sol.lower_bound}..${sol.length}`;
   $("r-method").textContent = sol.method;
-  $("r-time").textContent = `${sol.seconds.toFixed(2)} s`;
+  $("r-time").textContent = `${sol.seconds.toFixed(2)} s, ${sol.effort} M nodes of work`;
   const notes = [];
-  if (sol.timed_out) notes.push("The time limit was reached: this is the best verified sequence found so far.");
+  if (sol.timed_out && !sol.capped) notes.push("The search spent its effort: this is the best verified sequence it found.");
   if (sol.note) notes.push(sol.note);
   if (!sol.optimal && S.puzzle.hint) notes.push(`\`${S.puzzle.hint}\` on the server gives exact answers wherever its tree reaches.`);
   $("r-note").replaceChildren(...rich(notes.join(" ")));
