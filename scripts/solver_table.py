@@ -20,6 +20,7 @@ the table is typed in.
     python scripts/solver_table.py --db db/wsdb.sqlite
     python scripts/solver_table.py --db db/wsdb.sqlite --write   # into docs/results.md
     python scripts/solver_table.py --db db/wsdb.sqlite --hog 6x6c3 --hog 8x8c4 --write
+    python scripts/solver_table.py --db db/wsdb.sqlite --compare 12 --compare 13 --write   # those runs again
 """
 from __future__ import annotations
 
@@ -74,10 +75,14 @@ def main() -> None:
                     help="with --run: only these grids, NxNcC (default: every standard run)")
     ap.add_argument("--hog", action="append", default=None, metavar="NxNcC",
                     help="that grid's standard runs again beside two CPU-burning processes, compared")
+    ap.add_argument("--compare", action="append", type=int, default=None, metavar="RUN",
+                    help="print the --hog table again for these stored runs made under load")
     ap.add_argument("--write", action="store_true", help="print the table into docs/results.md")
     args = ap.parse_args()
     if args.hog:
         return under_load(args)
+    if args.compare:
+        return compare(args, args.compare)
     if args.run:
         for n, c, method, count, effort in STANDARD:
             if args.grid and f"{n}x{n}c{c}" not in args.grid:
@@ -99,36 +104,43 @@ def main() -> None:
 def under_load(args) -> None:
     """The standard runs of the --hog grids with both cores kept busy, each
     against the newest run of the same settings made before it."""
-    before = solves.summary(args.db)
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     made = []
     try:
         for n, c, method, count, effort in STANDARD:
             if f"{n}x{n}c{c}" in args.hog:
-                made.append(evaluate(n, c, count or args.count, args.seed, method, db=args.db, effort=effort))
-                print(f"run {made[-1].run_id}: {n}x{n} c{c} {method} under load", flush=True)
+                made.append(evaluate(n, c, count or args.count, args.seed, method, db=args.db,
+                                     effort=effort).run_id)
+                print(f"run {made[-1]}: {n}x{n} c{c} {method} under load", flush=True)
     finally:
         for h in hogs:
             h.kill()
-    runs = solves.summary(args.db).set_index("run_id")
+    compare(args, made)
+
+
+def compare(args, loaded: list[int]) -> None:
+    """Each run of ``loaded`` (made under load) against the newest finished
+    run of the same grid, method and effort made before it: states with
+    the same moves, and means and median seconds over the states both have."""
+    runs = solves.summary(args.db)
     rows = solves.solves(args.db)
-    out = ["| grid | method | effort (M nodes) | states | same moves as without the load | mean length "
-           "| median s without / with the load |", "|---|---|---:|---:|---:|---:|---:|"]
-    for done in made:
-        r = runs.loc[done.run_id]
-        same = before[(before.n == r.n) & (before.c == r.c) & (before.method == r.method)
-                      & (before.effort == r.effort) & (before.status == "done")]
+    out = ["| grid | method | effort (M nodes) | states | same moves as without the load | mean length without / "
+           "with the load | median s without / with the load |", "|---|---|---:|---:|---:|---:|---:|"]
+    for run_id in loaded:
+        r = runs.set_index("run_id").loc[run_id]
+        same = runs[(runs.n == r.n) & (runs.c == r.c) & (runs.method == r.method) & (runs.effort == r.effort)
+                    & (runs.status == "done") & (runs.run_id < run_id) & ~runs.run_id.isin(loaded)]
         if same.empty:
             raise SystemExit(f"no run of {r.n}x{r.n} c{r.c} {r.method} at effort {r.effort:g} to compare with: "
                              "make it first (--run)")
-        quiet = runs.loc[int(same.run_id.max())]
-        a = rows[rows.run_id == done.run_id].set_index("idx")
+        a = rows[rows.run_id == run_id].set_index("idx")
         b = rows[rows.run_id == int(same.run_id.max())].set_index("idx")
         common = a.index.intersection(b.index)
-        equal = int((a.loc[common, "moves"] == b.loc[common, "moves"]).sum())
+        a, b = a.loc[common], b.loc[common]
+        equal = int((a.moves == b.moves).sum())
         out.append(f"| {r.n}x{r.n} c{r.c} | {r.method} | {r.effort:g} | {len(common)} | {equal} "
-                   f"| {quiet.mean_length:.2f} / {r.mean_length:.2f} | {quiet.median_seconds:.2f} / "
-                   f"{r.median_seconds:.2f} |")
+                   f"| {b.length.mean():.2f} / {a.length.mean():.2f} | {b.seconds.median():.2f} / "
+                   f"{a.seconds.median():.2f} |")
     text = "\n".join(out)
     print(text)
     if args.write:
@@ -138,7 +150,7 @@ def under_load(args) -> None:
         write("docs/results.md", "solver_load", text,
               f"`python scripts/solver_table.py {' '.join(a for a in sys.argv[1:] if a != '--write')}`: each "
               "grid's standard `wsdb eval` run again beside two processes burning both cores, against the newest "
-              "run of the same settings made without them")
+              "run of the same settings made without them, over the states both have")
 
 
 if __name__ == "__main__":
