@@ -46,8 +46,19 @@ def test_solve_out_of_time_returns_its_best_verified_sequence_marked(client):
     p = wrapslide(8, 4)
     cells = random_states(p, 1, seed=9)[0]
     sol = client.post("/api/solve", json={"state": format_state(cells), "time_limit": 0.001}).json()
-    assert sol["timed_out"] and not sol["optimal"] and sol["lower_bound"] <= sol["length"]
+    assert sol["timed_out"] and sol["capped"] and not sol["optimal"] and sol["lower_bound"] <= sol["length"]
     assert p.is_solved(p.apply(cells, sol["moves"]))
+
+
+def test_solve_takes_an_effort_and_answers_alike_for_it(client):
+    state = format_state(random_states(wrapslide(6, 4), 1, seed=9)[0])   # no 6x6 tree: the beam runs
+    body = {"state": state, "method": "beam", "effort": 0.01, "time_limit": 20}
+    first, again = (client.post("/api/solve", json=body).json() for _ in range(2))
+    assert first["moves"] == again["moves"] and first["effort"] == again["effort"] > 0
+    assert not first["capped"] and sum(first["work"].values()) > 0
+    for bad in ("1", True, 0, -1, 1001):   # a string or a boolean is not a number
+        res = client.post("/api/solve", json={**body, "effort": bad})
+        assert res.status_code == 422 and "effort" in res.json()["detail"]
 
 
 def test_apply_random_info_are_the_cli_answers(client, run, db4):

@@ -54,9 +54,10 @@ class StateIn(BaseModel):
 
 class SolveIn(StateIn):
     method: Literal[METHODS] = "auto"
-    effort: float | None = Field(None, gt=0, le=MAX_EFFORT, description="Work, in millions of nodes (default: "
+    # strict: a JSON string or boolean is not a number, as the schema says (schemathesis sends them)
+    effort: float | None = Field(None, gt=0, le=MAX_EFFORT, strict=True, description="Work, in millions of nodes (default: "
                                  "the CLI's); the same state and effort give the same moves.")
-    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, description="A cap in seconds (at most the "
+    time_limit: float = Field(DEFAULT_TIME_LIMIT, gt=0, le=600, strict=True, description="A cap in seconds (at most the "
                               "server's); an answer it cut short says `capped`.")
     length_only: bool = False
 
