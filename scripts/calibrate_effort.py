@@ -27,6 +27,7 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -138,7 +139,7 @@ def main() -> None:
         print(table[-1], file=sys.stderr, flush=True)
     print("\n".join(table))
     if args.write:
-        sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from docs_tables import write
 
         write("docs/solver.md", "effort_costs", "\n".join(table),

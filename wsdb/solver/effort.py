@@ -36,11 +36,16 @@ class Meter:
         self.spent = 0.0
         self.stop_at = None if cap_seconds is None else time.perf_counter() + cap_seconds
         self.capped = False
-        self.counts: dict[str, int] = {}   # per kind of work, for calibration
+        self.counts: dict[str, int] = {}   # units per kind of work (an answer's ``work``)
 
     def charge(self, kind: str, count: int, share: float = 1.0) -> None:
         self.spent += count * NODE_COSTS[kind] * share
         self.counts[kind] = self.counts.get(kind, 0) + int(count)
+
+    def tally(self) -> dict:
+        """What an answer reports of its work: ``effort`` (millions of
+        nodes), ``capped`` and ``work`` (:class:`~.results.Solution`)."""
+        return {"effort": round(self.spent / 1e6, 3), "capped": self.capped, "work": dict(self.counts)}
 
     def stopped(self) -> bool:
         """Whether the wall-clock cap has ended the solve."""
@@ -63,10 +68,6 @@ def metered(cap_seconds: float | None = None) -> Iterator[Meter]:
         yield meter
     finally:
         _current.reset(token)
-
-
-def meter() -> Meter:
-    return _current.get()
 
 
 def charge(kind: str, count: int, share: float = 1.0) -> None:

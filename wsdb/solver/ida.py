@@ -9,8 +9,8 @@ budget (:mod:`.effort`) runs out.
 
 Where the grid's stored tree is partial (6x6 three and four colours), the
 tree replaces the last D levels of every iteration (:func:`ida_to_tree`):
-the same search with the tree as an exact heuristic at its horizon, in one
-stream per core (``IDA_STREAMS`` of them, however many threads run them,
+the same search with the tree as an exact heuristic at its horizon, in
+parallel streams (a fixed ``IDA_STREAMS``, however many threads run them,
 so that the answer is the same on any machine). Measured on 6x6 three colours (2 cores, the first 20
 states of `wsdb random --n 6 --c 3 --seed 2619`): plain IDA* proved 11
 within 10 s; handing over to the tree, 13 on one core, 16 on two, and all
@@ -55,8 +55,8 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     the tree. Any optimal path of length b passes, b - D moves in, a class at
     distance exactly D, which the tree holds, so a hit is an optimal answer
     and a miss everywhere proves the distance is more than b. The tree
-    replaces the last D levels of plain IDA*; the search runs in one stream
-    per core. (optimal solution or None, proven lower bound, budget ran out);
+    replaces the last D levels of plain IDA*; the search runs in
+    ``IDA_STREAMS`` parallel streams. (optimal solution or None, proven lower bound, budget ran out);
     ``start``'s class must not be in the tree."""
     _require_table(guide)
     eg = guide.endgame

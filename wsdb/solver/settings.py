@@ -26,7 +26,6 @@ DEFAULT_EFFORT = 10.0 * NODES_PER_SECOND   # nodes per state, when no --effort i
 
 # What a solve does (solve.py, methods.py)
 
-DEFAULT_TIME = 10.0         # seconds: the other puzzles' meet in the middle (stored.py) and the page's cap
 MAX_N = 8                   # the largest grid solved: on 10x10 a colour's placements, C(100, 25), outgrow
                             # the 64-bit ranks of the gather bounds
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores

@@ -35,6 +35,7 @@ makes repairs look-ups, and prices the states a finish may start from.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Iterator
 
@@ -45,7 +46,7 @@ from ..errors import WsdbError
 from ..puzzle import Puzzle, format_state, parse_states, wrapslide
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete
-from . import effort as meter
+from .effort import metered
 from .results import Attempt, Problem, Solution
 from .settings import DEFAULT_EFFORT, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
 from .stored import solve_puzzle_states
@@ -159,10 +160,9 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
         # the cap is for searching: a first use may spend long deriving tables and compiling
         cap = None if time_limit is None else (1 - RESERVE) * time_limit
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
-        with meter.metered(cap) as spent:   # the budget counts from 0 for each state
+        with metered(cap) as meter:   # the budget counts from 0 for each state
             problem = Problem(puzzle, cells, store, own, budget, started, coarse, tables[n, c])
-            solution = _solve(problem, method, length_only)
-            solution.effort, solution.capped, solution.work = round(spent.spent / 1e6, 3), spent.capped, spent.counts
+            solution = dataclasses.replace(_solve(problem, method, length_only), **meter.tally())
         if solution.capped:
             solution.note = "; ".join(filter(None, [solution.note, f"cut short by the time limit of {time_limit:g} s: "
                                                    "without it the answer may differ"]))

@@ -65,7 +65,7 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
             moves = None if length_only else [p.move_names[m] for m in found.moves(store, p)]
             yield Solution(p.n, p.c, text, "meet", moves, found.length, found.length, True,
                            time.perf_counter() - started, timed_out=timed_out, exact=found.length,
-                           effort=round(meter.spent / 1e6, 3), capped=meter.capped, work=meter.counts)
+                           **meter.tally())
     return answers()
 
 
