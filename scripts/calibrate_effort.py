@@ -72,7 +72,7 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
     nm = len(st.moves)
     reps = eg.eng.canonical(eg.eng.encode(cells))
     kids = eg.eng.expand(reps[:20_000])
-    out = {"child": timed(lambda: score_children(beam, last, st), len(beam) * nm),
+    out = {"child": timed(lambda: score_children(beam, last, st, 1 << 62), len(beam) * nm),
            "canonical": timed(lambda: eg.eng.canonical(eg.eng.encode(cells)), len(cells)),
            "probe": timed(lambda: eg.lookup(kids), len(kids)),
            "expand": timed(lambda: eg.eng.expand(reps[:20_000]), len(kids)),

@@ -4,7 +4,7 @@ import pytest
 
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.solver.guide import guide_for, quadrant_goals
-from wsdb.solver.kernels import gather_bounds, make_children, misfit, score_children
+from wsdb.solver.kernels import gather_bounds, make_children, misfit, pick_children, score_children
 
 
 @pytest.mark.parametrize("n,c", [(6, 3), (8, 2), (8, 3), (8, 4)])
@@ -29,26 +29,64 @@ def test_make_children_applies_the_named_moves():
         assert (kid == beam[row // nm][p.moves[row % nm]]).all()
 
 
-def test_score_children_prunes_hashes_and_bounds(db4):
+def test_score_children_prunes_and_bounds(db4):
     from wsdb.db.store import Store
     p = wrapslide(4, 4)
     guide = guide_for(p, Store.open(db4))
     st = guide.tables
     beam = random_states(p, 3, seed=4)
     last = np.array([4, 0, 3])   # start, after T, after R
-    hmax, hsum, hsh = score_children(beam, last, st)
+    hmax, key = score_children(beam, last, st, 1 << 62)
+    _, cut_key = score_children(beam, last, st, 3)   # children with a bound of 3 or more are left out
     nm = len(p.moves)
     for s in range(3):
         for m in range(nm):
             row = s * nm + m
             if p.blocked[last[s], p.move_family[m]]:
-                assert hmax[row] == -1
+                assert hmax[row] == key[row] == cut_key[row] == -1
                 continue
             child = beam[s][p.moves[m]]
-            assert (hmax[row], hsum[row]) == tuple(gather_bounds(child, st.gcols, st.table, st.binom))
-            assert hsh[row] == np.bitwise_xor.reduce(st.zobrist[np.arange(16), child])
+            largest, total = gather_bounds(child, st.gcols, st.table, st.binom)
+            assert (hmax[row], key[row]) == (largest, total * 64 + largest)
+            assert cut_key[row] == (key[row] if largest < 3 else -1)
     blocked_rows = [s * nm + m for s in range(3) for m in range(nm) if p.blocked[last[s], p.move_family[m]]]
     assert len(blocked_rows) == 0 + 3 + 6   # nothing at the start; T after T; L and R after R
+
+
+def _picked_by_sorting(key, beam, p, zobrist, seen, width):
+    """pick_children by plain numpy: stable sort by key, first of each
+    state, none seen before, the first ``width``."""
+    nm = len(p.moves)
+    rows, out = [], []
+    taken = set(int(x) for x in seen)
+    for r in np.argsort(key, kind="stable"):
+        if key[r] < 0 or len(rows) == width:
+            continue
+        child = beam[r // nm][p.moves[r % nm]]
+        h = int(np.bitwise_xor.reduce(zobrist[np.arange(len(child)), child]))
+        if h not in taken:
+            taken.add(h)
+            rows.append(int(r))
+            out.append(h)
+    return rows, out
+
+
+@pytest.mark.parametrize("width", [1, 7, 40, 1000])
+def test_pick_children_keeps_the_best_distinct_unseen_children(db4, width):
+    from wsdb.db.store import Store
+    p = wrapslide(4, 4)
+    st = guide_for(p, Store.open(db4)).tables
+    beam = np.concatenate([random_states(p, 6, seed=8), p.solved[:2]])
+    beam = np.concatenate([beam, beam[:3]])   # the same state twice: its children are duplicates
+    last = np.full(len(beam), len(p.blocked) - 1)
+    _, key = score_children(beam, last, st, 1 << 62)
+    key[::5] = -1   # left out
+    seen = np.array([np.bitwise_xor.reduce(st.zobrist[np.arange(16), p.apply(beam[1], [m])])
+                     for m in range(0, len(p.moves), 3)], np.uint64)   # some children seen before
+    rows, hashes = pick_children(key, beam, st, seen, width)
+    want_rows, want_hashes = _picked_by_sorting(key, beam, p, st.zobrist, seen, width)
+    assert rows.tolist() == want_rows and [int(h) for h in hashes] == want_hashes
+    assert len(rows) == width or width == 1000   # there are fewer than 1,000 to pick
 
 
 def test_gather_bounds_largest_and_sum(db4):

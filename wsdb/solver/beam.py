@@ -21,7 +21,8 @@ import numpy as np
 
 from . import effort
 from .guide import Found, Guide
-from .kernels import make_children, score_children
+from .kernels import make_children, pick_children, score_children
+from .settings import HANDOVER_STATES
 
 
 def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
@@ -57,35 +58,22 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             break
         if effort.past(deadline):
             break
-        hmax, hsum, hsh = score_children(beam, last, st)
+        # children that cannot beat the best answer are left out (key -1)
+        cut = best.length - level if best is not None else np.iinfo(np.int64).max
+        hmax, key = score_children(beam, last, st, cut)
         effort.charge("child", len(hmax))
         if guide.gathers is not None:
-            _gather_scores(guide, beam, hmax, hsum)
-        ok = hmax >= 0
-        if best is not None:
-            ok &= level + hmax < best.length
-        rows = np.flatnonzero(ok)
-        key = hsum[rows] * 64 + hmax[rows]
-        if rows.size > 2 * width:   # duplicates share a key: thin out before deduplicating
-            pick = np.argpartition(key, 2 * width - 1)[:2 * width]
-            rows, key = rows[pick], key[pick]
-        order = np.argsort(key, kind="stable")
-        rows, key = rows[order], key[order]
-        _, first = np.unique(hsh[rows], return_index=True)
-        first.sort()
-        rows, key = rows[first], key[first]
-        if seen.size:
-            fresh = ~np.isin(hsh[rows], seen, kind="sort")
-            rows, key = rows[fresh], key[fresh]
+            _gather_scores(guide, beam, hmax, key, cut)
+        rows, hashes = pick_children(key, beam, st, seen, width)
         if rows.size == 0:
             break
-        rows, key = rows[:width], key[:width]
+        key = key[rows]
         beam = make_children(beam, st.moves, rows)
         history.append((rows // nm, rows % nm))
         last = st.family[rows % nm]
         # states of the last two levels: enough to stop the beam walking back
-        seen = np.concatenate([prev, hsh[rows]])
-        prev = hsh[rows]
+        seen = np.concatenate([prev, hashes])
+        prev = hashes
         waypoints += [(beam[i].copy(), path_to(level, i)) for i in range(min(keep, len(beam)))]
         if best_key is None or key[0] < best_key:
             best_key, best_at = key[0], level
@@ -96,8 +84,10 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             break
         if eg is not None:
             # a state whose largest gather distance exceeds the tree's height is not in it:
-            # in the first levels that is most of the beam, and canonicalising is costly
-            near = np.flatnonzero(hmax[rows] <= eg.height) if bounded else np.arange(len(beam))
+            # in the first levels that is most of the beam, and canonicalising is costly;
+            # the best states of a level are where the shortest hand-over is (settings)
+            near = np.flatnonzero(hmax[rows[:HANDOVER_STATES]] <= eg.height) if bounded \
+                else np.arange(min(len(beam), HANDOVER_STATES))
             d = np.full(len(beam), -1, np.int64)
             d[near] = eg.depth(beam[near])
             hit = np.flatnonzero(d >= 0)
@@ -109,8 +99,9 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     return best, waypoints
 
 
-def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, hsum: np.ndarray) -> None:
+def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.ndarray, cut: int) -> None:
     """Replace the misfit scores of the children that are not pruned by
     their gather distances from the two-colour tree (in place)."""
     rows = np.flatnonzero(hmax >= 0)
-    hmax[rows], hsum[rows] = guide.gather_distances(make_children(beam, guide.tables.moves, rows))
+    hmax[rows], hsum = guide.gather_distances(make_children(beam, guide.tables.moves, rows))
+    key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)

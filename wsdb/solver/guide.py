@@ -89,7 +89,7 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         goals=quadrant_goals(puzzle))
     # compile (or load) the search kernels now, before any time limit starts
     solved = np.ascontiguousarray(puzzle.solved[:1])
-    score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables)
+    score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables, 1)
     if tables.table.shape[0]:   # IDA* reads the gather table; without one it is never run
         bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64))
         one = np.zeros(1, np.int64)   # one stream, horizon 1, bound 0: every move is cut at once

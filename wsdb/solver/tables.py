@@ -60,8 +60,11 @@ def binomials(ncells: int, q: int) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def binomials_for(n: int) -> np.ndarray:
-    """The binomial table the n x n gather table is indexed with."""
-    return binomials(n * n, (n // 2) ** 2)
+    """The binomial table the n x n gather table is indexed with, as wide
+    as a colour's count can be (C(64, 32) fits 64 bits), so the kernels
+    rank every colour without a bound check (only the colours of q cells
+    index the table)."""
+    return binomials(n * n, n * n)
 
 
 def gather_colours(counts: tuple[int, ...], q: int) -> np.ndarray:
