@@ -53,22 +53,10 @@ def test_score_children_prunes_and_bounds(db4):
     assert len(blocked_rows) == 0 + 3 + 6   # nothing at the start; T after T; L and R after R
 
 
-def _picked_by_sorting(key, beam, p, zobrist, seen, width):
-    """pick_children by plain numpy: stable sort by key, first of each
-    state, none seen before, the first ``width``."""
-    nm = len(p.moves)
-    rows, out = [], []
-    taken = set(int(x) for x in seen)
-    for r in np.argsort(key, kind="stable"):
-        if key[r] < 0 or len(rows) == width:
-            continue
-        child = beam[r // nm][p.moves[r % nm]]
-        h = int(np.bitwise_xor.reduce(zobrist[np.arange(len(child)), child]))
-        if h not in taken:
-            taken.add(h)
-            rows.append(int(r))
-            out.append(h)
-    return rows, out
+def _child_hashes(beam, p, zobrist):
+    """Every child's Zobrist hash, by row (s*M + m), by plain numpy."""
+    kids = beam[:, p.moves].reshape(-1, beam.shape[1])
+    return np.bitwise_xor.reduce(zobrist[np.arange(beam.shape[1]), kids], axis=1)
 
 
 @pytest.mark.parametrize("width", [1, 7, 40, 1000])
@@ -84,9 +72,16 @@ def test_pick_children_keeps_the_best_distinct_unseen_children(db4, width):
     seen = np.array([np.bitwise_xor.reduce(st.zobrist[np.arange(16), p.apply(beam[1], [m])])
                      for m in range(0, len(p.moves), 3)], np.uint64)   # some children seen before
     rows, hashes = pick_children(key, beam, st, seen, width)
-    want_rows, want_hashes = _picked_by_sorting(key, beam, p, st.zobrist, seen, width)
-    assert rows.tolist() == want_rows and [int(h) for h in hashes] == want_hashes
-    assert len(rows) == width or width == 1000   # there are fewer than 1,000 to pick
+    every = _child_hashes(beam, p, st.zobrist)
+    assert (hashes == every[rows]).all()
+    assert len(set(hashes.tolist())) == len(rows) and not set(hashes.tolist()) & set(seen.tolist())
+    assert (key[rows] >= 0).all() and (np.diff(key[rows]) >= 0).all()   # none left out; best first
+    eligible = {int(h) for h, k in zip(every, key) if k >= 0} - set(seen.tolist())
+    assert len(rows) == min(width, len(eligible))
+    # the smallest keys: a child not picked with a smaller key than the last is a state picked or seen
+    skipped = np.setdiff1d(np.flatnonzero((key >= 0) & (key < key[rows].max())), rows)
+    assert set(every[skipped].tolist()) <= set(hashes.tolist()) | set(seen.tolist())
+    assert pick_children(key, beam, st, seen, width)[0].tolist() == rows.tolist()   # the same every time
 
 
 def test_gather_bounds_largest_and_sum(db4):

@@ -45,6 +45,7 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     best_key, best_at = None, 0
     bounded = guide.has_table or guide.gathers is not None   # hmax is then a proven lower bound
     waypoints = [(start, [])]
+    handover = HANDOVER_STATES.get((guide.n, guide.c), width)
 
     def path_to(level: int, row: int) -> list[int]:
         out = []
@@ -86,8 +87,8 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             # a state whose largest gather distance exceeds the tree's height is not in it:
             # in the first levels that is most of the beam, and canonicalising is costly;
             # the best states of a level are where the shortest hand-over is (settings)
-            near = np.flatnonzero(hmax[rows[:HANDOVER_STATES]] <= eg.height) if bounded \
-                else np.arange(min(len(beam), HANDOVER_STATES))
+            near = np.flatnonzero(hmax[rows[:handover]] <= eg.height) if bounded \
+                else np.arange(min(len(beam), handover))
             d = np.full(len(beam), -1, np.int64)
             d[near] = eg.depth(beam[near])
             hit = np.flatnonzero(d >= 0)

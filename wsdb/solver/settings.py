@@ -33,10 +33,12 @@ MAX_N = 8                   # the largest grid solved: on 10x10 a colour's place
 #: colours 10,000 wide 14.86 in 0.13 s, 40,000 14.76 in 0.22 s)
 BEAM_WIDTH = {(6, 2): 5000, (6, 3): 40000, (6, 4): 100000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
 DEFAULT_WIDTH = 5000
-#: beam states of each level, the best first, whose class is looked up in the tree (the hand-over):
-#: 6x6 four colours 60,000 wide, 40 states, answers as short with 10,000 as with every state, a
-#: quarter of the lookups
-HANDOVER_STATES = 10_000
+#: per (n, c), beam states of each level, the best first, whose class is looked up in the tree (the
+#: hand-over; other grids: all). Where gather tables guide, the best states are where the shortest
+#: hand-over is: 6x6 four colours 60,000 wide, 40 states, answers as short with 10,000 as with every
+#: state, a quarter of the lookups. Not where the misfit count guides (8x8 two colours: 4 states of
+#: 100 longer, by 1-5 moves)
+HANDOVER_STATES = {(6, 3): 10_000, (6, 4): 10_000}
 RESCUE = 5.0 * NODES_PER_SECOND   # nodes: a beam's budget when IDA* ran out, so there is still an answer
 #: children of the last level meet in the middle deduplicates, per (n, c) (0: any other grid):
 #: on 8x8 two colours the forward search reaches 6 levels (with the tree held to depth 9,
