@@ -19,6 +19,7 @@ the table is typed in.
     python scripts/solver_table.py --db db/wsdb.sqlite --run
     python scripts/solver_table.py --db db/wsdb.sqlite
     python scripts/solver_table.py --db db/wsdb.sqlite --write   # into docs/results.md
+    python scripts/solver_table.py --db db/wsdb.sqlite --exclude 12 --write   # without run 12 (made under load)
     python scripts/solver_table.py --db db/wsdb.sqlite --hog 6x6c3 --hog 8x8c4 --write
     python scripts/solver_table.py --db db/wsdb.sqlite --compare 12 --compare 13 --write   # those runs again
 """
@@ -40,10 +41,11 @@ STANDARD = [(4, 2, "auto", None, None), (4, 3, "auto", None, None), (4, 4, "auto
             (8, 2, "auto", None, None), (8, 3, "auto", None, None), (8, 4, "auto", None, None)]
 
 
-def table(db) -> str:
+def table(db, exclude: list[int] = ()) -> str:
     runs = solves.summary(db)
     rows = solves.solves(db)
     runs = runs[(runs.status == "done") & runs.effort.notna()]   # runs budgeted in work, not seconds
+    runs = runs[~runs.run_id.isin(list(exclude))]   # runs made under load (--hog) are not the standard
     runs = runs.sort_values("run_id").groupby(["n", "c", "method"]).tail(1)
     known = rows[rows.exact.notna()].groupby("state").exact.first()
     out = ["| grid | method | effort (M nodes) | states | mean length | max | mean lower bound | proven optimal | gap to exact "
@@ -77,6 +79,8 @@ def main() -> None:
                     help="that grid's standard runs again beside two CPU-burning processes, compared")
     ap.add_argument("--compare", action="append", type=int, default=None, metavar="RUN",
                     help="print the --hog table again for these stored runs made under load")
+    ap.add_argument("--exclude", action="append", type=int, default=[], metavar="RUN",
+                    help="leave this run out of the table (a run made under load by --hog)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/results.md")
     args = ap.parse_args()
     if args.hog:
@@ -89,7 +93,7 @@ def main() -> None:
                 continue
             done = evaluate(n, c, count or args.count, args.seed, method, db=args.db, effort=effort)
             print(f"run {done.run_id}: {n}x{n} c{c} {method}, {done.stored} states", flush=True)
-    text = table(args.db)
+    text = table(args.db, args.exclude)
     print(text)
     if args.write:
         sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -280,11 +280,12 @@ def pick_children(key, beam, st, seen, width):
             if lo <= k <= hi:
                 band[fill[k - lo]] = r
                 fill[k - lo] += 1
+        band_xs = _hashes(beam, band, st)   # one parallel call a band (beams of 1,000 read many keys)
         for k in range(lo, hi + 1):
             if took == width:
                 break
             tied = band[start[k - lo]:start[k - lo + 1]]
-            xs = _hashes(beam, tied, st)
+            xs = band_xs[start[k - lo]:start[k - lo + 1]]
             if took + tied.shape[0] > width:
                 # the last key read does not all fit: its children go by the top bits of their
                 # hash, not by their parent, or on coarse scores (the misfit count) the beam
