@@ -11,7 +11,7 @@ import numpy as np
 from ..db.store import Store
 from ..puzzle import Puzzle
 from .guide import Found, Guide
-from .settings import BEAM_WIDTH, DEFAULT_WIDTH
+from .settings import BEAM_WIDTH, DEFAULT_WIDTH, NO_TABLE_WIDTH
 
 
 @dataclass
@@ -55,7 +55,10 @@ class Problem:
 
     @property
     def width(self) -> int:
-        return BEAM_WIDTH.get((self.puzzle.n, self.puzzle.c), DEFAULT_WIDTH)
+        grid = (self.puzzle.n, self.puzzle.c)
+        if not self.guide.has_table and grid in NO_TABLE_WIDTH:
+            return NO_TABLE_WIDTH[grid]
+        return BEAM_WIDTH.get(grid, DEFAULT_WIDTH)
 
 
 @dataclass

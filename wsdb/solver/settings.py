@@ -32,6 +32,10 @@ MAX_N = 8                   # the largest grid solved: on 10x10 a colour's place
 #: four colours 20,000 wide 19.82 moves in 0.33 s, 60,000 19.52, 100,000 19.50 in 0.97 s; three
 #: colours 10,000 wide 14.86 in 0.13 s, 40,000 14.76 in 0.22 s)
 BEAM_WIDTH = {(6, 2): 5000, (6, 3): 40000, (6, 4): 100000, (8, 2): 20000, (8, 3): 8000, (8, 4): 1000}
+#: the width instead where the grid has no gather table (6x6 without the complete two-colour tree:
+#: the misfit count guides, each child costs more and helps less): the widths of before the table
+#: reads were batched
+NO_TABLE_WIDTH = {(6, 3): 10000, (6, 4): 20000}
 DEFAULT_WIDTH = 5000
 #: per (n, c), beam states of each level, the best first, whose class is looked up in the tree (the
 #: hand-over; other grids: all). Where gather tables guide, the best states are where the shortest
