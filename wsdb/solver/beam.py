@@ -105,4 +105,4 @@ def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.nda
     their gather distances from the two-colour tree (in place)."""
     rows = np.flatnonzero(hmax >= 0)
     hmax[rows], hsum = guide.gather_distances(make_children(beam, guide.tables.moves, rows))
-    key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)
+    key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)   # as kernels.child_key
