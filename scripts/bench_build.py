@@ -38,13 +38,19 @@ def wsdb_cmd(exe: str | None = None) -> list[str]:
 
 def timed(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS MiB) of one process, by /usr/bin/time -v."""
+    wall, rss, _ = timed_output(cmd)
+    return wall, rss
+
+
+def timed_output(cmd: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MiB, standard output) of one process."""
     res = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
     if res.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{res.stderr[-2000:]}")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", res.stderr)
     h, m, s = (float(x) if x else 0.0 for x in wall.groups())
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", res.stderr).group(1))
-    return h * 3600 + m * 60 + s, rss / 1024
+    return h * 3600 + m * 60 + s, rss / 1024, res.stdout
 
 
 def main() -> None:

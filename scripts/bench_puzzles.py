@@ -2,10 +2,11 @@
 """Benchmark the other puzzles (docs/puzzles.md): censuses, stored builds
 and a lookup, whole processes timed by /usr/bin/time -v (wall clock,
 peak resident memory), medians of --runs after one warm-up. The Rubik's
-Slide 4x4 hard-mode census (minutes, 1.7 GB) is timed once, with --hard.
+Slide 4x4 hard-mode census has its own script, level by level
+(scripts/bench_census.py).
 
     python scripts/bench_puzzles.py
-    python scripts/bench_puzzles.py --hard --write   # into docs/puzzles.md
+    python scripts/bench_puzzles.py --write   # into docs/puzzles.md
 """
 from __future__ import annotations
 
@@ -30,18 +31,15 @@ CASES = [
     ("build: sliding puzzle 3x3, a new file", ["build", "--puzzle", "sliding", "--n", "3", "--db", "{db}"]),
     ("build: sliding puzzle 2x5, a new file", ["build", "--puzzle", "sliding", "--n", "2", "--m", "5", "--db", "{db}"]),
 ]
-HARD = ("census: Rubik's Slide 4x4 hard (ranked)",
-        ["census", "--puzzle", "rubiks-slide-hard", "--n", "4", "--method", "ranked"])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3, help="timed runs per case (median printed)")
-    ap.add_argument("--hard", action="store_true", help="also the 4x4 hard-mode census, once (minutes)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/puzzles.md")
     args = ap.parse_args()
     rows = ["| command | median wall | peak memory | runs |", "|---|---:|---:|---:|"]
-    cases = [(what, argv, args.runs) for what, argv in CASES] + ([(*HARD, 1)] if args.hard else [])
+    cases = [(what, argv, args.runs) for what, argv in CASES]
     with tempfile.TemporaryDirectory() as tmp:
         for what, argv, runs in cases:
             def run() -> tuple[float, float]:

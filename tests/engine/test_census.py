@@ -292,3 +292,13 @@ def test_too_large_a_census_is_refused_before_memory_runs_out(monkeypatch):
     monkeypatch.setattr(mod, "DIAMETER_STATES", 100)
     with pytest.raises(WsdbError, match="counted in memory"):
         diameter(get_puzzle("rubeish", 3, goal="112/233/123"))
+
+
+def test_ranked_census_times_each_level():
+    result = ranked_census(get_puzzle("rubiks-slide-hard", 3))
+    assert len(result.elapsed) == len(result.states)
+    assert result.elapsed == sorted(result.elapsed) and result.elapsed[-1] <= result.seconds
+    levels = result.as_dict()["levels"]
+    assert sum(lv["seconds"] for lv in levels) == pytest.approx(result.elapsed[-1], abs=0.02)
+    # forwards from the goal; backwards at the end, where the unseen are 4 states
+    assert result.grown[:2] == ["root", "forward"] and result.grown[-1] == "backward"

@@ -12,9 +12,10 @@ breadth-first search from every state at once (small games only).
 
 Two ways to count. The class census grows the builder's levels of
 symmetry classes, for any goal, as long as a level fits in memory. The
-ranked census (:func:`ranked_census`) is for distinct pieces: one byte per
-state of the group, indexed by the state's rank (:mod:`wsdb.engine.ranking`),
-which reaches groups of billions of states (Rubik's Slide 4x4 hard mode).
+ranked census (:func:`ranked_census`) is for distinct pieces: two bits per
+state of the group, indexed by the state's rank (:mod:`wsdb.engine.ranking`,
+:mod:`wsdb.engine.packed_kernels`), which reaches groups of billions of
+states (Rubik's Slide 4x4 hard mode).
 """
 from __future__ import annotations
 
@@ -32,12 +33,19 @@ from ..puzzle.text import state_texts
 from .bfs import MAX_CLASSES, Counts, Progress, grow
 from .engines import Engine
 from .keys import member, sortable
+from . import packed_kernels as pk
 from .ranking import UNSEEN, Ranking
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
 DIAMETER_STATES = 50_000
-#: The largest ranked table: one byte per index, 4 GiB.
+#: The largest ranked table: 4 Gi states (4 GiB of bytes, 1 GiB of two-bit codes).
 MAX_TABLE = 4 << 30
+#: A level is grown backwards once the unseen states are fewer than this many
+#: times the last level: an unseen state stops at its first neighbour on the
+#: last level, where a forward step tries all of a state's moves (Rubik's
+#: Slide 4x4 hard mode, depth 16: 17 s backwards from 783 M unseen states,
+#: about twice that forwards from 528 M; CHANGELOG.md).
+BACKWARD_RATIO = 2
 #: States at the largest distance a ranked census reports (the first by index).
 FARTHEST = 10
 
@@ -56,6 +64,8 @@ class Census:
     diameter: int | None = None     # over all pairs (only when asked)
     method: str = "classes"         # or "ranked"
     farthest: list[str] = field(default_factory=list)   # ranked: states at the largest distance
+    elapsed: list[float] = field(default_factory=list)  # ranked: seconds from the start to each level's end
+    grown: list[str] = field(default_factory=list)      # ranked: how each level was grown (forward, backward)
 
     @property
     def total(self) -> int:
@@ -71,6 +81,8 @@ class Census:
                     diameter=self.diameter, symmetry_maps=self.maps, method=self.method,
                     seconds=round(self.seconds, 3), farthest=self.farthest,
                     levels=[dict(depth=d, states=s, classes=k)
+                            | (dict(seconds=round(self.elapsed[d] - (self.elapsed[d - 1] if d else 0.0), 3),
+                                    grown=self.grown[d]) if self.elapsed else {})
                             for d, (s, k) in enumerate(zip(self.states, self.classes))])
 
 
@@ -106,47 +118,97 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
 def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
                   max_depth: int | None = None) -> Census:
     """Count the states of a puzzle with distinct pieces (or the sliding
-    puzzle) by distance from its goal in a table of one byte per state (no
-    symmetry: a class is a state)."""
+    puzzle) by distance from its goal over the ranked index (no symmetry: a
+    class is a state). Two bits a state (:mod:`.packed_kernels`) where the
+    moves act on the index through tables; the sliding puzzle, whose moves
+    depend on the state, keeps its byte table (:func:`ranked_table`)."""
     t0 = time.perf_counter()
-    ranking, table, states = ranked_table(puzzle, progress, max_depth, t0)
-    far = state_texts(puzzle, ranking.find(table, len(states) - 1, FARTHEST))
+    trace: list[tuple[str, float]] = []
+    if isinstance(puzzle, SlidingPuzzle):
+        ranking, table, states = ranked_table(puzzle, progress, max_depth, t0, trace)
+        far = ranking.find(table, len(states) - 1, FARTHEST)
+    else:
+        ranking, words, states = packed_table(puzzle, progress, max_depth, t0, trace)
+        far = ranking.unrank(pk.first_current(words, ranking.size, FARTHEST))
     return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
-                  time.perf_counter() - t0, method="ranked", farthest=far)
+                  time.perf_counter() - t0, method="ranked", farthest=state_texts(puzzle, far),
+                  elapsed=[t for _, t in trace], grown=[g for g, _ in trace])
 
 
 def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
-                 max_depth: int | None = None, t0: float | None = None):
+                 max_depth: int | None = None, t0: float | None = None, trace: list | None = None):
     """The ranked distance table: (ranking, table, states per distance);
     ``table[ranking.rank(state)]`` is a state's distance (UNSEEN beyond
-    ``max_depth``). A level is grown forwards from the last level while that
-    is smaller than the unseen rest, backwards from the unseen after that."""
+    ``max_depth``), one byte a state."""
     t0 = time.perf_counter() if t0 is None else t0
     ranking = Ranking.of(puzzle)
-    if ranking.size > MAX_TABLE:
-        raise WsdbError(f"{puzzle.label}: a ranked table would need {ranking.size:,} bytes: "
-                        f"expected at most {MAX_TABLE:,}")
-    try:
-        table = np.full(ranking.size, UNSEEN, dtype=np.uint8)
-    except MemoryError:
-        raise WsdbError(f"{puzzle.label}: not enough memory for a table of {ranking.size:,} bytes") from None
+    table = _allocate(puzzle, ranking.size, 1, lambda: np.full(ranking.size, UNSEEN, dtype=np.uint8))
     table[ranking.rank(puzzle.solved[0])] = 0
+    states = _levels(ranking, lambda d, backward: ranking.grow(table, d, backward), progress, max_depth, t0,
+                     trace)
+    return ranking, table, states
+
+
+def packed_table(puzzle: Puzzle, progress: Progress | None = None,
+                 max_depth: int | None = None, t0: float | None = None, trace: list | None = None):
+    """The two-bit table of :mod:`.packed_kernels` grown level by level:
+    (ranking, words, states per distance); when it returns, the states
+    coded ``CUR`` are the last level."""
+    t0 = time.perf_counter() if t0 is None else t0
+    ranking = Ranking.of(puzzle)
+    words = _allocate(puzzle, ranking.size, 0.25, lambda: pk.unseen_words(ranking.size))
+    root = int(ranking.rank(puzzle.solved[0]))
+    pk.set_code(words, root, pk.CUR)
+    level = {ranking.arrangement(root)}     # the arrangements the current level holds
+
+    def grow(d: int, backward: bool) -> int:
+        nonlocal level
+        after = ranking.arrangements_after(level)
+        found = ranking.grow_packed(words, after if backward else level, backward)
+        if found:
+            pk.settle(words)     # the last level stays CUR
+            level = after
+        return found
+
+    return ranking, words, _levels(ranking, grow, progress, max_depth, t0, trace)
+
+
+def _allocate(puzzle, size: int, per_state: float, make):
+    if size > MAX_TABLE:
+        raise WsdbError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most {MAX_TABLE:,}")
+    try:
+        return make()
+    except MemoryError:
+        raise WsdbError(f"{puzzle.label}: not enough memory for a table of {int(size * per_state):,} bytes") from None
+
+
+def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | None, t0: float,
+            trace: list | None = None) -> list[int]:
+    """Grow levels with ``grow(depth, backward)`` until one is empty (or
+    ``max_depth``): forwards from the last level, backwards from the unseen
+    once they are fewer than ``BACKWARD_RATIO`` times the last level; the
+    states per distance. ``trace`` gets (how, seconds since t0) per level:
+    "root", then "forward" or "backward"."""
     states = [1]
+    if trace is not None:
+        trace.append(("root", time.perf_counter() - t0))
     if progress:
         progress(Counts(0, 1, 1), time.perf_counter() - t0)
     while max_depth is None or len(states) <= max_depth:
         d = len(states) - 1
         unseen = ranking.reachable - sum(states)
-        backward = unseen < states[-1]
+        backward = unseen < BACKWARD_RATIO * states[-1]
         with step(f"depth {d + 1}", f"{'backward from' if backward else 'forward from'} "
                                     f"{unseen if backward else states[-1]:,} states"):
-            found = ranking.grow(table, d, backward=backward)
+            found = grow(d, backward)
         if not found:
             break
         states.append(found)
+        if trace is not None:
+            trace.append(("backward" if backward else "forward", time.perf_counter() - t0))
         if progress:
             progress(Counts(d + 1, found, found), time.perf_counter() - t0)
-    return ranking, table, states
+    return states
 
 
 def diameter(puzzle: Puzzle) -> int:

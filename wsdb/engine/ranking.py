@@ -24,6 +24,7 @@ from ..errors import WsdbError
 from ..puzzle import Puzzle
 from ..puzzle.blocks import all_even, best_blocks, table_size
 from ..puzzle.sliding import SlidingPuzzle
+from . import packed_kernels as pk
 from . import rank_kernels as rk
 
 
@@ -120,6 +121,25 @@ class Ranking:
         else:
             rk.grow_level(table, depth, backward, *self.tables, self.halve)
         return int(rk.count_value(table, depth + 1))
+
+    def arrangement(self, index: int) -> int:
+        """The blocks' arrangement of an index (its leading digit)."""
+        return index // (self.size // math.factorial(len(self.blocks)))
+
+    def arrangements_after(self, arrangements: set[int]) -> set[int]:
+        """The arrangements one move leads to from any of ``arrangements``
+        (on Rubik's Slide 4x4 hard mode every move swaps the two blocks, so
+        a level's states all share one arrangement, the other level's the
+        other)."""
+        return {int(a) for a in self.tables[1][:, sorted(arrangements)].ravel()}
+
+    def grow_packed(self, words: np.ndarray, arrangements: set[int], backward: bool) -> int:
+        """Mark the next level in a two-bit table (:func:`.packed_kernels.grow_packed`),
+        scanning only the indices with one of ``arrangements`` (the current
+        level's forwards, the next level's backwards); returns its size."""
+        span = self.size // math.factorial(len(self.blocks))
+        spans = np.array([[a * span, (a + 1) * span] for a in sorted(arrangements)], dtype=np.int64)
+        return int(pk.grow_packed(words, spans, backward, *self.tables, self.halve))
 
 
 UNSEEN = rk.UNSEEN
