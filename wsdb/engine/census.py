@@ -43,8 +43,11 @@ MAX_TABLE = 4 << 30
 #: A level is grown backwards once the unseen states are fewer than this many
 #: times the last level: an unseen state stops at its first neighbour on the
 #: last level, where a forward step tries all of a state's moves (Rubik's
-#: Slide 4x4 hard mode, depth 16: 17 s backwards from 783 M unseen states,
-#: about twice that forwards from 528 M; CHANGELOG.md).
+#: Slide 4x4 hard mode, depth 16: backwards from 783 M unseen states took
+#: half the time of forwards from 528 M; depth 15, backwards from 1.3 G
+#: unseen, over twice that of forwards from 225 M; CHANGELOG.md). The byte
+#: table keeps 1: its sliding kernel unranks every state it scans, so a
+#: backward level costs more there (the 2x5 census: 4.6 s at 1, 7 s at 2).
 BACKWARD_RATIO = 2
 #: States at the largest distance a ranked census reports (the first by index).
 FARTHEST = 10
@@ -145,7 +148,7 @@ def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = Non
     table = _allocate(puzzle, ranking.size, 1, lambda: np.full(ranking.size, UNSEEN, dtype=np.uint8))
     table[ranking.rank(puzzle.solved[0])] = 0
     states = _levels(ranking, lambda d, backward: ranking.grow(table, d, backward), progress, max_depth, t0,
-                     trace)
+                     trace, ratio=1)
     return ranking, table, states
 
 
@@ -183,10 +186,10 @@ def _allocate(puzzle, size: int, per_state: float, make):
 
 
 def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | None, t0: float,
-            trace: list | None = None) -> list[int]:
+            trace: list | None = None, ratio: float = BACKWARD_RATIO) -> list[int]:
     """Grow levels with ``grow(depth, backward)`` until one is empty (or
     ``max_depth``): forwards from the last level, backwards from the unseen
-    once they are fewer than ``BACKWARD_RATIO`` times the last level; the
+    once they are fewer than ``ratio`` times the last level; the
     states per distance. ``trace`` gets (how, seconds since t0) per level:
     "root", then "forward" or "backward"."""
     states = [1]
@@ -197,7 +200,7 @@ def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | 
     while max_depth is None or len(states) <= max_depth:
         d = len(states) - 1
         unseen = ranking.reachable - sum(states)
-        backward = unseen < BACKWARD_RATIO * states[-1]
+        backward = unseen < ratio * states[-1]
         with step(f"depth {d + 1}", f"{'backward from' if backward else 'forward from'} "
                                     f"{unseen if backward else states[-1]:,} states"):
             found = grow(d, backward)
