@@ -978,6 +978,119 @@ def serve(host, port, max_time_limit, max_busy, db):
     run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 
 
+@main.group(invoke_without_command=True)
+@click.option("--n", "n", type=int, default=None, help="Only this grid size.")
+@click.option("--c", "c", type=int, default=None, help="Only this number of colours.")
+@db_option
+@json_option
+@click.pass_context
+@clean_errors
+def bounds(ctx, n, c, db, as_json):
+    """Proven bounds on God's numbers: what each rests on, how long its
+    proof took, and the command that proves it again (docs/frontier.md).
+
+    \b
+      wsdb bounds                                   # every stored bound
+      wsdb bounds compute --n 6 --c 3               # counting, tree, phases
+      wsdb bounds prove 112233/112233/... --effort 400   # a state's distance
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from .db.store import Store
+
+    rows = Store.open(db).bound_rows(n, c)
+    if as_json:
+        for r in rows:
+            click.echo(json.dumps(r | {"witness": json.loads(r["witness"])}))
+        return
+    if not rows:
+        raise WsdbError("no bounds stored" + (" for that grid" if n or c else "")
+                        + ": prove some with `wsdb bounds compute --n N --c C` or `wsdb bounds prove STATE`")
+    for grid, best in _best_bounds(rows).items():
+        click.echo(f"{grid}: {best}")
+    click.echo("")
+    for r in rows:
+        click.echo(f"  {r['n']}x{r['n']} {r['c']} colours  {r['kind']:<5} {r['value']:>3}  {r['method']:<8} "
+                   f"{r['seconds']:9.2f} s  {r['proven_at'][:10]}  wsdb {r['version']}  `{r['command']}`")
+
+
+def _best_bounds(rows: list[dict]) -> dict[str, str]:
+    """'L <= God number <= U' per grid from bound rows (the best of each kind)."""
+    out: dict[tuple, dict] = {}
+    for r in rows:
+        best = out.setdefault((r["n"], r["c"]), {})
+        if r["kind"] == "lower":
+            best["lower"] = max(best.get("lower", 0), r["value"])
+        else:
+            best["upper"] = min(best.get("upper", 10 ** 9), r["value"])
+    text = {}
+    for (n, c), b in out.items():
+        lo, hi = b.get("lower"), b.get("upper")
+        text[f"{n}x{n} {c} colours"] = (f"God number {lo}" if lo is not None and lo == hi else
+                                        f"{lo if lo is not None else '?'} <= God number"
+                                        + (f" <= {hi}" if hi is not None else ""))
+    return text
+
+
+@bounds.command("compute")
+@click.option("--n", "n", type=int, required=True, help="Grid size (even).")
+@click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")
+@db_option
+@json_option
+@quiet_option
+@clean_errors
+def bounds_compute(n, c, db, as_json, quiet):
+    """Prove and store the bounds the database allows for one grid: the
+    counting bound, the exact God number of a complete tree, and the phase
+    upper bound (a coarser grid's God number plus the worst exact distance
+    of each later phase). Says which argument it could not make, and why."""
+    from .db.store import Store
+    from .puzzle.model import check_grid
+    from .stats import bounds as bd
+
+    check_grid(n, c)
+    store = Store.open(db, write=True)
+    found, missing = bd.compute(store, n, c)
+    bd.record(store, found)
+    for b in found:
+        if as_json:
+            click.echo(json.dumps(b.row() | {"witness": b.witness}))
+        else:
+            click.echo(f"{n}x{n} {c} colours: {b.kind} bound {b.value} by {b.method} ({b.seconds:.2f} s)")
+    for line in missing:
+        click.echo(f"wsdb: not proven: {line}", err=True)
+
+
+@bounds.command("prove")
+@click.argument("state")
+@click.option("--effort", type=float, default=None, metavar="M",
+              help="Work for the proof, in millions of nodes (as for `wsdb solve`).")
+@db_option
+@json_option
+@quiet_option
+@clean_errors
+def bounds_prove(state, effort, db, as_json, quiet):
+    """Prove a lower bound on the God number of STATE's grid from STATE:
+    its distance proven by IDA* (`wsdb solve STATE --method optimal`), or
+    the lower bound the search proved within the effort. Stored with the
+    state and the command that proves it again."""
+    from .db.store import Store
+    from .stats import bounds as bd
+
+    store = Store.open(db, write=True)
+    b = bd.by_state(state, db=db, effort=effort)
+    bd.record(store, [b])
+    if as_json:
+        click.echo(json.dumps(b.row() | {"witness": b.witness}))
+        return
+    how = "its distance, proven optimal" if b.witness["optimal"] else "a proven lower bound on its distance"
+    click.echo(f"{_grid_name(b)}: God number >= {b.value} ({how}) in {b.seconds:.1f} s; again: `{b.command}`")
+
+
+def _grid_name(b) -> str:
+    return f"{b.n}x{b.n} {b.c} colours"
+
+
 @main.command("random")
 @draw_options(1, 10_000_000, "How many states.", colours=False)
 @columns_option

@@ -13,6 +13,8 @@ these tables describe the same one. The tables are a public interface
   seed, version, machine, dates
 * ``solves``     one row per state a run solved: length, lower bound,
   whether proven optimal, the exact distance where known, seconds
+* ``bounds``     one row per proven bound on a grid's God number: lower or
+  upper, value, witness (a state, or phases), method, seconds, version
 
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
@@ -134,6 +136,22 @@ solves = sa.Table(
     sa.Column("timed_out", sa.Boolean, nullable=False),
     sa.Column("solved_by", sa.Text, nullable=False),       # what produced the sequence
     sa.Column("moves", sa.Text, nullable=False),
+)
+
+bounds = sa.Table(
+    "bounds", metadata,
+    sa.Column("bound_id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("c", sa.Integer, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),            # lower, upper
+    sa.Column("value", sa.Integer, nullable=False),
+    sa.Column("witness", sa.Text, nullable=False),         # JSON: the state, or the phases
+    sa.Column("method", sa.Text, nullable=False),          # tree, optimal, counting, phases
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("proven_at", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=False),
+    sa.Column("command", sa.Text, nullable=False),         # the command that proves it again
+    sa.CheckConstraint("kind in ('lower', 'upper')", name="bounds_kind"),
 )
 
 #: The public ``classes``: a view over ``class_rows`` that adds ``grid``

@@ -21,7 +21,7 @@ from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
 from .reader import CHUNK, check_parents, fetch_keys, match_rows
-from .schema import WRAPSLIDE, builds, class_rows, classes, levels, puzzles, solve_runs, solves
+from .schema import WRAPSLIDE, bounds, builds, class_rows, classes, levels, puzzles, solve_runs, solves
 from .status import builder_alive, finished, required
 
 class Store:
@@ -284,6 +284,23 @@ class Store:
         stmt = sa.select(solves).order_by(solves.c.run_id, solves.c.idx)
         if run_id is not None:
             stmt = stmt.where(solves.c.run_id == run_id)
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
+    # ---- bounds (wsdb bounds) ------------------------------------------------
+
+    def add_bound(self, row: dict) -> int:
+        """Store one proven bound; its bound_id."""
+        with self._write() as conn:
+            return int(conn.execute(bounds.insert().values(**row)).inserted_primary_key[0])
+
+    def bound_rows(self, n: int | None = None, c: int | None = None) -> list[dict]:
+        """The stored bounds, by grid, kind and value."""
+        stmt = sa.select(bounds).order_by(bounds.c.n, bounds.c.c, bounds.c.kind, bounds.c.value, bounds.c.bound_id)
+        if n is not None:
+            stmt = stmt.where(bounds.c.n == n)
+        if c is not None:
+            stmt = stmt.where(bounds.c.c == c)
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 

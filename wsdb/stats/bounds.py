@@ -1,0 +1,192 @@
+"""Proven bounds on God's numbers Θ(n, c) (docs/frontier.md), each with
+the witness it rests on and the command that proves it again.
+
+Four arguments, each a :class:`Bound`:
+
+* ``tree``: a complete tree gives Θ exactly: a lower bound (a deepest
+  class's state) and an upper bound (every class is within its height);
+* ``counting``: with M moves, at most ``roots * (1 + M * sum (M-1)^k, k < d)``
+  states lie within d moves of the ``roots`` solved states (a move never
+  needs its inverse next), so Θ is at least the first d where that reaches
+  the number of states;
+* ``optimal``: a state's proven distance (IDA*, or the solver's proven
+  lower bound where IDA* did not finish) bounds Θ from below;
+* ``phases``: merging colours maps a grid onto a coarser one (thesis §1
+  colour counts, as :func:`wsdb.solver.phases.coarsen` merges them). Any state is at most
+  Θ(coarse) moves from one whose coarse image is solved; from there, the
+  largest exact distance among those states finishes. Θ is at most the sum,
+  applied down the chain c -> c-1 -> ... -> 2.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from importlib.metadata import version
+
+import numpy as np
+
+from ..db.lookup import lookup_grid
+from ..db.store import Store
+from ..errors import WsdbError
+from ..puzzle.model import wrapslide
+from ..puzzle.text import state_texts
+
+#: The most states a phase's set may hold for its exact distances to be
+#: looked up one by one in the finer grid's complete tree.
+MAX_PHASE_STATES = 2_000_000
+
+
+@dataclass
+class Bound:
+    """One proven bound on Θ(n, c)."""
+
+    n: int
+    c: int
+    kind: str            # lower, upper
+    value: int
+    method: str          # tree, counting, optimal, phases
+    witness: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    command: str = ""
+
+    def row(self) -> dict:
+        """The ``bounds`` row (docs/sql.md)."""
+        out = asdict(self)
+        out["witness"] = json.dumps(self.witness, separators=(",", ":"))
+        out["proven_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        out["version"] = version("wsdb")
+        return out
+
+
+def counting(n: int, c: int) -> Bound:
+    """The counting bound (module docstring)."""
+    p = wrapslide(n, c)
+    moves, roots = p.moves.shape[0], len(p.solved)
+    d, ball = 0, 1
+    while roots * ball < p.states:
+        d += 1
+        ball = 1 + moves * sum((moves - 1) ** k for k in range(d))
+    return Bound(n, c, "lower", d, "counting",
+                 dict(states=p.states, solved=roots, moves=moves,
+                      within=roots * (1 + moves * sum((moves - 1) ** k for k in range(d - 1))) if d else 0),
+                 0.0, f"wsdb bounds compute --n {n} --c {c}")
+
+
+def from_tree(store: Store, n: int, c: int) -> list[Bound]:
+    """Θ(n, c) exactly, from a complete tree: [lower, upper]; [] without one."""
+    row = store.finished_build(n, c)
+    if row is None or not row["complete"]:
+        return []
+    god = row["god_number"]
+    deepest = store.classes_at_depth(n, c, god, limit=1)[0]["grid"]
+    command = f"wsdb lookup {deepest}"
+    return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
+            Bound(n, c, "upper", god, "tree", dict(classes=row["classes"], states=row["states"], height=god),
+                  row["seconds"], f"wsdb build --n {n} --c {c}")]
+
+
+def by_state(state: str, db=None, effort: float | None = None) -> Bound:
+    """A lower bound exhibited by one state: its distance proven optimal by
+    IDA* (``wsdb solve --method optimal``), or the lower bound the search
+    proved where it did not finish."""
+    from ..solver.solve import solve
+
+    t0 = time.perf_counter()
+    sol = solve(state, db=db, method="optimal", effort=effort)
+    value = sol.length if sol.optimal else sol.lower_bound
+    witness = dict(state=sol.state, distance=sol.length if sol.optimal else None, moves=sol.moves,
+                   optimal=sol.optimal)
+    command = f"wsdb solve {sol.state} --method optimal" + (f" --effort {effort:g}" if effort else "")
+    return Bound(sol.n, sol.c, "lower", value, "optimal", witness, time.perf_counter() - t0, command)
+
+
+def phase_states(n: int, c: int) -> np.ndarray:
+    """Every state of the (n, c) grid whose (c-1)-colour image is solved:
+    the merged cells of each coarse solved state filled with the last two
+    colours in every way."""
+    fine, coarse = wrapslide(n, c), wrapslide(n, c - 1)
+    a, b = fine.counts[c - 2], fine.counts[c - 1]
+    if math.comb(a + b, a) * len(coarse.solved) > MAX_PHASE_STATES:
+        raise WsdbError(f"the {n}x{n} {c}-colour phase holds {math.comb(a + b, a) * len(coarse.solved):,} states, "
+                        f"more than the {MAX_PHASE_STATES:,} looked up one by one")
+    out = []
+    for solved in coarse.solved:
+        merged = np.flatnonzero(solved == c - 2)
+        for picked in itertools.combinations(range(a + b), a):
+            cells = solved.copy()
+            cells[merged] = c - 1
+            cells[merged[list(picked)]] = c - 2
+            out.append(cells)
+    return np.unique(np.array(out, dtype=np.uint8), axis=0)
+
+
+def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
+    """The largest exact distance among :func:`phase_states`, read from the
+    (n, c) complete tree, and a state at it."""
+    row = store.finished_build(n, c)
+    if row is None or not row["complete"]:
+        size = math.comb(sum(wrapslide(n, c).counts[c - 2:]), wrapslide(n, c).counts[c - 2]) \
+            * len(wrapslide(n, c - 1).solved)
+        raise WsdbError(f"the {n}x{n} {c}-colour phase needs the exact distance of {size:,} states, and the "
+                        f"{n}x{n} {c}-colour tree is not complete here: build it (`wsdb build --n {n} --c {c}`), "
+                        "or prove their distances one by one")
+    states = phase_states(n, c)
+    p = wrapslide(n, c)
+    answers = lookup_grid(store, p, states)
+    far = max(range(len(answers)), key=lambda i: answers[i].distance)
+    return answers[far].distance, state_texts(p, states[far:far + 1])[0]
+
+
+def by_phases(store: Store, n: int, c: int) -> Bound:
+    """The best phase upper bound: Θ(n, k) exactly from a complete tree for
+    some k < c, plus each later phase's worst case (:func:`phase_worst`)."""
+    t0 = time.perf_counter()
+    best = None
+    for k in range(2, c):
+        top = store.finished_build(n, k)
+        if top is None or not top["complete"]:
+            continue
+        phases = [dict(grid=f"{n}x{n} {k} colours", worst=top["god_number"], by="tree")]
+        for j in range(k + 1, c + 1):
+            worst, state = phase_worst(store, n, j)
+            phases.append(dict(grid=f"{n}x{n} {j} colours from {j - 1} solved", worst=worst, state=state,
+                               states=len(phase_states(n, j))))
+        value = sum(ph["worst"] for ph in phases)
+        if best is None or value < best.value:
+            best = Bound(n, c, "upper", value, "phases", dict(phases=phases), 0.0,
+                         f"wsdb bounds compute --n {n} --c {c}")
+    if best is None:
+        raise WsdbError(f"no complete tree of {n}x{n} with fewer than {c} colours here: build "
+                        f"`wsdb build --n {n} --c 2` first")
+    best.seconds = time.perf_counter() - t0
+    return best
+
+
+def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
+    """Every bound wsdb can prove for Θ(n, c) from what the database holds,
+    and a line for each argument it could not make, saying why."""
+    found, missing = [counting(n, c)], []
+    found += from_tree(store, n, c)
+    if c > 2:
+        try:
+            found.append(by_phases(store, n, c))
+        except WsdbError as e:
+            missing.append(f"phases: {e}")
+    return found, missing
+
+
+def record(store: Store, bounds: list[Bound]) -> int:
+    """Store the bounds not stored yet (the same grid, kind, value, method
+    and witness); how many were new."""
+    held = {(r["n"], r["c"], r["kind"], r["value"], r["method"], r["witness"]) for r in store.bound_rows()}
+    new = 0
+    for b in bounds:
+        row = b.row()
+        if (b.n, b.c, b.kind, b.value, b.method, row["witness"]) not in held:
+            store.add_bound(row)
+            new += 1
+    return new
