@@ -913,6 +913,10 @@ def _print_report(r: dict) -> None:
     click.echo(f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
                f"in {r['seconds']:.1f} s by wsdb {r['version']}"
                + (f", depth limit {r['max_depth']}" if r["max_depth"] is not None else ""))
+    lo, hi = r["bounds"]["lower"], r["bounds"]["upper"]
+    if lo is not None or hi is not None:
+        click.echo(f"  proven bounds (wsdb bounds): {lo if lo is not None else '?'} <= God number"
+                   + (f" <= {hi}" if hi is not None else ""))
     if r["complete"]:
         click.echo(f"  mean distance {r['mean_distance_states']:.4f} over states, "
                    f"{r['mean_distance_classes']:.4f} over classes")
@@ -1065,20 +1069,23 @@ def bounds_compute(n, c, db, as_json, quiet):
 @click.argument("state")
 @click.option("--effort", type=float, default=None, metavar="M",
               help="Work for the proof, in millions of nodes (as for `wsdb solve`).")
+@click.option("--method", type=click.Choice(["optimal", "meet"]), default="optimal", show_default=True,
+              help="optimal: IDA* (exact when it finishes). meet: meet in the middle with the stored "
+                   "partial tree (8x8 two colours: a bound past the tree).")
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_prove(state, effort, db, as_json, quiet):
+def bounds_prove(state, effort, method, db, as_json, quiet):
     """Prove a lower bound on the God number of STATE's grid from STATE:
     its distance proven by IDA* (`wsdb solve STATE --method optimal`), or
     the lower bound the search proved within the effort. Stored with the
-    state and the command that proves it again."""
+    state, the seconds the proof took and the command that proves it again."""
     from .db.store import Store
     from .stats import bounds as bd
 
     store = Store.open(db, write=True)
-    b = bd.by_state(state, db=db, effort=effort)
+    b = bd.by_state(state, db=db, effort=effort, method=method)
     bd.record(store, [b])
     if as_json:
         click.echo(json.dumps(b.row() | {"witness": b.witness}))

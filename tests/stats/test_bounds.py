@@ -125,3 +125,9 @@ def test_6x6_two_colour_bounds_hold(thesis, tmp_path):
     found += [bd.by_state(wsdb.format_state(s), db=path) for s in cells]
     assert holds(found, god)
     assert max(b.value for b in found if b.kind == "lower") == god == min(b.value for b in found if b.kind == "upper")
+
+
+def test_stats_shows_the_best_bounds(db, run):
+    run("bounds", "compute", "--n", 4, "--c", 3, "--db", db)
+    out = run("stats", "--n", 4, "--c", 3, "--db", db).output
+    assert "proven bounds (wsdb bounds): 10 <= God number <= 10" in out

@@ -192,14 +192,19 @@ def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: st
 def report(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
            first: int = 3, puzzle: str | None = None, goal: str | None = None) -> list[dict]:
     """Everything ``wsdb stats`` shows, one dict per build: the summary
-    row, its levels, the symmetry profile and the first ``first``
-    antipodes (for complete builds)."""
+    row, its levels, the symmetry profile, the first ``first`` antipodes
+    (for complete builds) and the best proven bounds on the grid's God
+    number (``wsdb bounds``)."""
     store = _store(db)
     lv = levels(store, n, c, root, puzzle, goal)
+    proven = store.bound_rows()
     out = []
     for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
         b = _plain(row)
+        mine = [r for r in proven if (r["n"], r["c"]) == (b["n"], b["c"]) and b["puzzle"] == "wrapslide"]
         out.append({
+            "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
+                       "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
             **b,
             "levels": [_plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
                        .to_dict("records")],

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Print the stored proven bounds (the ``bounds`` table, `wsdb bounds`) into
+docs/frontier.md: per grid the best lower and upper bound, each with its
+method, witness, proof time and the command that proves it again.
+
+    wsdb bounds compute --n 6 --c 3 && wsdb bounds prove STATE ...
+    python scripts/frontier_table.py --db PATH --write
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", help="the database holding the bounds (default: wsdb's)")
+    ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
+    args = ap.parse_args()
+    from wsdb.db.store import Store
+
+    rows = Store.open(args.db).bound_rows()
+    best: dict[tuple, dict] = {}
+    for r in rows:
+        grid = best.setdefault((r["n"], r["c"]), {})
+        better = (lambda a, b: a > b) if r["kind"] == "lower" else (lambda a, b: a < b)
+        if r["kind"] not in grid or better(r["value"], grid[r["kind"]]["value"]):
+            grid[r["kind"]] = r
+    lines = ["| grid | lower bound | by | upper bound | by | proof (seconds) | again |",
+             "|---|---:|---|---:|---|---:|---|"]
+    for (n, c), grid in sorted(best.items()):
+        lo, hi = grid.get("lower"), grid.get("upper")
+        def how(r):
+            if r is None:
+                return "-", "-"
+            w = json.loads(r["witness"])
+            said = r["method"] + (f": `{w['state']}`" if "state" in w else "")
+            return str(r["value"]), said
+        lv, lby = how(lo)
+        hv, hby = how(hi)
+        secs = " / ".join(f"{r['seconds']:.1f}" for r in (lo, hi) if r is not None)
+        again = "<br>".join(f"`{r['command']}`" for r in (lo, hi) if r is not None)
+        lines.append(f"| {n}x{n} {c} colours | {lv} | {lby} | {hv} | {hby} | {secs} | {again} |")
+    print("\n".join(lines))
+    if args.write:
+        from docs_tables import write
+
+        write("docs/frontier.md", "frontier_bounds", "\n".join(lines),
+              "`python scripts/frontier_table.py --write` from the stored `bounds` rows "
+              "(`wsdb bounds compute` and `wsdb bounds prove`)")
+
+
+if __name__ == "__main__":
+    main()
