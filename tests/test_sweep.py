@@ -66,8 +66,9 @@ WITH_DB = {
     "random": ["random", "--n", "4", "--c", "2", "--seed", "1"],
     "export": ["export", "{out}", "--n", "4", "--c", "2", "-q"],
     "import": ["import", "{levels}", "--force", "-q"],
+    "bounds": ["bounds", "compute", "--n", "4", "--c", "2", "-q"],
 }
-TAKES_N = ["build", "eval", "verify", "stats", "random", "export"]
+TAKES_N = ["build", "eval", "verify", "stats", "random", "export", "bounds"]
 TAKES_STATE = ["lookup", "solve", "apply"]
 
 
@@ -131,6 +132,13 @@ def test_every_state_past_8x8_is_an_answer_or_one_line(db, command, state):
     res = invoke(args, db)
     # past 8x8: apply answers, lookup finds no build (2), solve refuses (2)
     assert_one_line(res, codes=(0,) if command == "apply" and "/" in state[:20] and state in BIG_STATES else (2,))
+
+
+@pytest.mark.parametrize("state", BIG_STATES[::2] + ["1" * 100_000, "1/" * 5000], ids=lambda s: s[:12])
+def test_a_bound_from_a_state_past_8x8_is_one_line(db, state):
+    before = _sha(db)
+    assert_one_line(invoke(["bounds", "prove", state, "--db", str(db)], db), codes=(2,))
+    assert _sha(db) == before
 
 
 @pytest.mark.parametrize("move", BAD_MOVES, ids=lambda m: repr(m[:8]))

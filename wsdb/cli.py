@@ -1049,10 +1049,9 @@ def bounds_compute(n, c, db, as_json, quiet):
     upper bound (a coarser grid's God number plus the worst exact distance
     of each later phase). Says which argument it could not make, and why."""
     from .db.store import Store
-    from .puzzle.model import check_grid
     from .stats import bounds as bd
 
-    check_grid(n, c)
+    bd.check(n, c)
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
     bd.record(store, found)

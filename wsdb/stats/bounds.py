@@ -32,9 +32,11 @@ import numpy as np
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..errors import WsdbError
-from ..puzzle.model import wrapslide
+from ..puzzle.model import check_grid, wrapslide
 from ..puzzle.text import state_texts
 
+#: The game's grid sizes, whose God numbers the bounds are about.
+GRIDS = (4, 6, 8)
 #: The most states a phase's set may hold for its exact distances to be
 #: looked up one by one in the finer grid's complete tree.
 MAX_PHASE_STATES = 2_000_000
@@ -168,9 +170,17 @@ def by_phases(store: Store, n: int, c: int) -> Bound:
     return best
 
 
+def check(n: int, c: int) -> None:
+    """Refuse a grid the bounds are not about (before anything is opened)."""
+    check_grid(n, c)
+    if n not in GRIDS:
+        raise WsdbError(f"bounds are kept for the game's grids: expected --n 4, 6 or 8, got {n}")
+
+
 def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
     """Every bound wsdb can prove for Θ(n, c) from what the database holds,
     and a line for each argument it could not make, saying why."""
+    check(n, c)
     found, missing = [counting(n, c)], []
     found += from_tree(store, n, c)
     if c > 2:
