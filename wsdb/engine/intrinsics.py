@@ -29,9 +29,9 @@ def _word_pointer(context, builder, signature, args):
     return cgutils.get_item_pointer(context, builder, aryty, ary, [idx])
 
 
-def _check_words(name, words, index):
-    if not (isinstance(words, types.Array) and words.ndim == 1 and words.dtype == types.uint64):
-        raise NumbaTypeError(f"{name} expects a 1-d uint64 array, got {words}")
+def _check_words(name, words, index, dtype=types.uint64):
+    if not (isinstance(words, types.Array) and words.ndim == 1 and (dtype is None or words.dtype == dtype)):
+        raise NumbaTypeError(f"{name} expects a 1-d {dtype or ''} array, got {words}")
     if not isinstance(index, types.Integer):
         raise NumbaTypeError(f"{name} expects an integer index, got {index}")
 
@@ -52,9 +52,9 @@ def atomic_and(typingctx, words, index, mask):
 
 @intrinsic
 def prefetch(typingctx, words, index):
-    """Start loading the cache line of ``words[index]`` (for reading, kept
-    in every cache level); returns at once."""
-    _check_words("prefetch", words, index)
+    """Start loading the cache line of ``words[index]`` (any 1-d array; for
+    reading, kept in every cache level); returns at once."""
+    _check_words("prefetch", words, index, dtype=None)
 
     def codegen(context, builder, signature, args):
         ptr = _word_pointer(context, builder, signature, args)
