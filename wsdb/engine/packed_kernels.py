@@ -92,8 +92,7 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
     first every neighbour of the group's wanted states, each one's cache
     line asked for (:func:`.intrinsics.prefetch`), then their codes read
     and the marks made, by when most lines have arrived."""
-    nmoves, m, S = digit.shape
-    tail = S // 2 if halve else S
+    nmoves, m, _ = digit.shape
     most = GROUP * FIELDS
     counts = np.zeros(CHUNKS, dtype=np.int64)
     for item in prange(CHUNKS):
@@ -124,46 +123,69 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
                         want &= _fields(max(lo - base, 0), min(hi - base, FIELDS))
                     if not want:
                         continue
-                    # the word's states share every digit but the last (bar a
-                    # carry): split each move's neighbour index into a part
-                    # fixed for the word and the term the last digit changes
-                    a = _digits(base, r, S, tail, parity, arr_parity, halve)
-                    last0 = base % tail
-                    odd = (r[m - 1] & 1) ^ parity[2 * last0] if halve else 0
-                    _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos)
-                    while want:
-                        low = want & (~want + np.uint64(1))
-                        want ^= low
-                        j = np.int64(trailing_zeros(low)) >> 1
-                        bit[states], slot[states] = low, w - g0
-                        k = states * nmoves
-                        last = last0 + j
-                        if last < tail:
-                            rl = 2 * last + (odd ^ parity[2 * last]) if halve else last
-                            for mv in range(nmoves):
-                                d = np.int64(digit[mv, vpos[mv], rl])
-                                if halve and vpos[mv] == m - 1:
-                                    d >>= 1
-                                ys[k + mv] = fixed[mv] + mult[mv] * d
-                        else:   # the last digit carried into the others
-                            a2 = _digits(base + j, r2, S, tail, parity, arr_parity, halve)
-                            for mv in range(nmoves):
-                                ys[k + mv] = _neighbour(a2, r2, mv, S, tail, digit, arrangement, src, halve)
-                        for mv in range(nmoves if not backward else 1):
-                            prefetch(words, ys[k + mv] // FIELDS)
-                        states += 1
+                    states = _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit,
+                                              slot, words, digit, arrangement, src, parity, arr_parity, halve)
                 if backward:
                     found += _mark_backward(words, ys, bit, slot, todo, rest, marked, states, nmoves, g0)
                 else:
-                    for q in range(states * nmoves):
-                        y = ys[q]
-                        shift = np.uint64(2 * (y % FIELDS))
-                        if (words[y // FIELDS] >> shift) & np.uint64(3) == UNSEEN:
-                            old = atomic_and(words, y // FIELDS, ~(np.uint64(1) << shift))
-                            if (old >> shift) & np.uint64(3) == UNSEEN:
-                                found += 1
+                    found += _mark_forward(words, ys, states * nmoves)
         counts[item] = found
     return counts.sum()
+
+
+@njit(cache=True, inline="always")
+def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit, slot,
+                     words, digit, arrangement, src, parity, arr_parity, halve):
+    """Append the neighbours of word w's wanted states to ``ys`` (from
+    place ``states * nmoves``), each state's bit and word in ``bit`` and
+    ``slot``, asking for the lines the marks will read first; returns the
+    group's count of states. The word's states share every digit but the
+    last (bar a carry), so each move's neighbour index is split once into a
+    part fixed for the word and the term the last digit changes."""
+    nmoves, m, S = digit.shape
+    tail = S // 2 if halve else S
+    base = w * FIELDS
+    a = _digits(base, r, S, tail, parity, arr_parity, halve)
+    last0 = base % tail
+    odd = (r[m - 1] & 1) ^ parity[2 * last0] if halve else 0
+    _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos)
+    while want:
+        low = want & (~want + np.uint64(1))
+        want ^= low
+        j = np.int64(trailing_zeros(low)) >> 1
+        bit[states], slot[states] = low, w - g0
+        k = states * nmoves
+        last = last0 + j
+        if last < tail:
+            rl = 2 * last + (odd ^ parity[2 * last]) if halve else last
+            for mv in range(nmoves):
+                d = np.int64(digit[mv, vpos[mv], rl])
+                if halve and vpos[mv] == m - 1:
+                    d >>= 1
+                ys[k + mv] = fixed[mv] + mult[mv] * d
+        else:   # the last digit carried into the others
+            a2 = _digits(base + j, r2, S, tail, parity, arr_parity, halve)
+            for mv in range(nmoves):
+                ys[k + mv] = _neighbour(a2, r2, mv, S, tail, digit, arrangement, src, halve)
+        for mv in range(nmoves if not backward else 1):   # backwards, later moves are asked for as needed
+            prefetch(words, ys[k + mv] // FIELDS)
+        states += 1
+    return states
+
+
+@njit(cache=True, inline="always")
+def _mark_forward(words, ys, count):
+    """Mark the unseen among the first ``count`` neighbours in ``ys``; how
+    many this thread marked (the atomic clear's old word says)."""
+    found = 0
+    for q in range(count):
+        y = ys[q]
+        shift = np.uint64(2 * (y % FIELDS))
+        if (words[y // FIELDS] >> shift) & np.uint64(3) == UNSEEN:
+            old = atomic_and(words, y // FIELDS, ~(np.uint64(1) << shift))
+            if (old >> shift) & np.uint64(3) == UNSEEN:
+                found += 1
+    return found
 
 
 @njit(cache=True, inline="always")

@@ -122,9 +122,14 @@ class Ranking:
             rk.grow_level(table, depth, backward, *self.tables, self.halve)
         return int(rk.count_value(table, depth + 1))
 
+    @property
+    def arrangement_span(self) -> int:
+        """Indices per arrangement of the blocks (the leading digit's unit)."""
+        return self.size // math.factorial(len(self.blocks))
+
     def arrangement(self, index: int) -> int:
         """The blocks' arrangement of an index (its leading digit)."""
-        return index // (self.size // math.factorial(len(self.blocks)))
+        return index // self.arrangement_span
 
     def arrangements_after(self, arrangements: set[int]) -> set[int]:
         """The arrangements one move leads to from any of ``arrangements``
@@ -137,7 +142,7 @@ class Ranking:
         """Mark the next level in a two-bit table (:func:`.packed_kernels.grow_packed`),
         scanning only the indices with one of ``arrangements`` (the current
         level's forwards, the next level's backwards); returns its size."""
-        span = self.size // math.factorial(len(self.blocks))
+        span = self.arrangement_span
         spans = np.array([[a * span, (a + 1) * span] for a in sorted(arrangements)], dtype=np.int64)
         return int(pk.grow_packed(words, spans, backward, *self.tables, self.halve))
 

@@ -108,15 +108,22 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     return Bound(sol.n, sol.c, "lower", value, method, witness, time.perf_counter() - t0, command)
 
 
+def phase_size(n: int, c: int) -> int:
+    """How many states :func:`phase_states` lists: a way to fill the merged
+    cells for each coarse solved state."""
+    fine = wrapslide(n, c)
+    return math.comb(sum(fine.counts[c - 2:]), fine.counts[c - 2]) * len(wrapslide(n, c - 1).solved)
+
+
 def phase_states(n: int, c: int) -> np.ndarray:
     """Every state of the (n, c) grid whose (c-1)-colour image is solved:
     the merged cells of each coarse solved state filled with the last two
     colours in every way."""
+    if phase_size(n, c) > MAX_PHASE_STATES:
+        raise WsdbError(f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
+                        f"more than the {MAX_PHASE_STATES:,} looked up one by one")
     fine, coarse = wrapslide(n, c), wrapslide(n, c - 1)
     a, b = fine.counts[c - 2], fine.counts[c - 1]
-    if math.comb(a + b, a) * len(coarse.solved) > MAX_PHASE_STATES:
-        raise WsdbError(f"the {n}x{n} {c}-colour phase holds {math.comb(a + b, a) * len(coarse.solved):,} states, "
-                        f"more than the {MAX_PHASE_STATES:,} looked up one by one")
     out = []
     for solved in coarse.solved:
         merged = np.flatnonzero(solved == c - 2)
@@ -133,11 +140,9 @@ def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
     (n, c) complete tree, and a state at it."""
     row = store.finished_build(n, c)
     if row is None or not row["complete"]:
-        size = math.comb(sum(wrapslide(n, c).counts[c - 2:]), wrapslide(n, c).counts[c - 2]) \
-            * len(wrapslide(n, c - 1).solved)
-        raise WsdbError(f"the {n}x{n} {c}-colour phase needs the exact distance of {size:,} states, and the "
-                        f"{n}x{n} {c}-colour tree is not complete here: build it (`wsdb build --n {n} --c {c}`), "
-                        "or prove their distances one by one")
+        raise WsdbError(f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
+                        f"and no complete {n}x{n} {c}-colour tree is stored here (`wsdb build --n {n} --c {c}` "
+                        "where it fits), nor their distances proven one by one")
     states = phase_states(n, c)
     p = wrapslide(n, c)
     answers = lookup_grid(store, p, states)
@@ -147,18 +152,21 @@ def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
 
 def by_phases(store: Store, n: int, c: int) -> Bound:
     """The best phase upper bound: Θ(n, k) exactly from a complete tree for
-    some k < c, plus each later phase's worst case (:func:`phase_worst`)."""
+    some k < c, plus each later phase's worst case (:func:`phase_worst`,
+    each phase read once whichever k it follows)."""
     t0 = time.perf_counter()
-    best = None
+    best, later = None, {}
     for k in range(2, c):
         top = store.finished_build(n, k)
         if top is None or not top["complete"]:
             continue
         phases = [dict(grid=f"{n}x{n} {k} colours", worst=top["god_number"], by="tree")]
         for j in range(k + 1, c + 1):
-            worst, state = phase_worst(store, n, j)
-            phases.append(dict(grid=f"{n}x{n} {j} colours from {j - 1} solved", worst=worst, state=state,
-                               states=len(phase_states(n, j))))
+            if j not in later:
+                worst, state = phase_worst(store, n, j)
+                later[j] = dict(grid=f"{n}x{n} {j} colours from {j - 1} solved", worst=worst, state=state,
+                                states=phase_size(n, j))
+            phases.append(later[j])
         value = sum(ph["worst"] for ph in phases)
         if best is None or value < best.value:
             best = Bound(n, c, "upper", value, "phases", dict(phases=phases), 0.0,
