@@ -281,12 +281,14 @@ def cpython_start_up(err: str) -> bool:
     """An interrupt in CPython's own start-up: one of its fatal messages,
     or a traceback all of whose frames are its frozen start-up modules
     (`python -m` finding the package: runpy, importlib), before any line
-    of the program ran."""
+    of the program ran: the error may also be one CPython reports as
+    ignored in its import machinery's own callback."""
     if err.startswith(CPYTHON_START):
         return True
     frames = [line.strip() for line in err.splitlines() if line.strip().startswith("File ")]
+    # "KeyboardInterrupt", or "KeyboardInterrupt: " after "Exception ignored in" an import lock's callback
     return bool(frames) and all(f.startswith('File "<frozen ') for f in frames) and \
-        err.rstrip().endswith("KeyboardInterrupt")
+        err.strip().splitlines()[-1].startswith("KeyboardInterrupt")
 
 
 @pytest.mark.integration

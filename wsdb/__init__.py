@@ -12,9 +12,36 @@ Library use (the CLI is a thin layer over these)::
 The package is layered; each subpackage imports only the ones below it:
 ``solver`` -> ``db`` -> ``engine`` -> ``puzzle`` (docs/architecture.md).
 """
-from importlib import import_module
+# Only modules already loaded at Python's start (sys, os) or built in
+# (_signal: `import signal` itself takes milliseconds, a window for Ctrl-C).
+import _signal
+import os
+import sys
 
-from .errors import WsdbError
+
+def _interrupted_early(signum, frame):
+    """Ctrl-C before the command line is loaded: one line, status 130."""
+    os.write(2, b"wsdb: interrupted\n")
+    os._exit(130)
+
+
+#: SIGINT's handler before the command's early one (restored by wsdb/__main__.py)
+SIGINT_BEFORE = None
+# `python -m wsdb` imports this package before wsdb/__main__.py runs (argv[0]
+# is "-m" while the module is being found), and the `wsdb` script does too:
+# a Ctrl-C in that import would be a traceback, so the command's early
+# handler goes in here, first; importing wsdb as a library changes nothing.
+# A Ctrl-C its parent told it to ignore (a background job) stays ignored.
+_COMMAND = getattr(sys, "argv", [""])[:1] == ["-m"] or os.path.basename(getattr(sys, "argv", [""])[0]) == "wsdb"
+if _COMMAND and _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:
+    try:
+        SIGINT_BEFORE = _signal.signal(_signal.SIGINT, _interrupted_early)
+    except ValueError:   # not the main thread: not a command start-up
+        pass
+
+from importlib import import_module  # noqa: E402  (after the handler, above)
+
+from .errors import WsdbError  # noqa: E402
 
 # Loaded when first used: importing the package costs nothing, so the
 # command line starts at once (and Ctrl-C in its first moments is handled,
