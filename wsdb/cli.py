@@ -516,7 +516,8 @@ def lookup(state, puzzle, goal, m, db, as_json):
 @click.option("--method", type=click.Choice(METHODS), default="auto",
               show_default=True,
               help="auto: the stored optimal answer when the state's class is in the database, else "
-                   "meet, then beam (8x8 three and four colours: phases). meet: search forward "
+                   "meet, then beam (8x8 three and four colours: phases; 6x6 three colours: then a "
+                   "short optimal search below the beam's length, which shortens or proves it). meet: search forward "
                    "until the partial tree is met (exact, and on 8x8 two colours a proven bound "
                    "of 14 when not met). phases: gather one colour, then two, then all, each in "
                    "its coarser grid with its own tree (needs those trees built). beam: wsdb's "

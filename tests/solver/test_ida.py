@@ -69,3 +69,44 @@ def test_ida_to_a_partial_tree_out_of_time_keeps_a_proven_bound(tmp_path, exact_
         assert found is None and timed_out and 4 <= bound <= distance(cells)
         found, bound, timed_out = ida_to_tree(guide, cells, effort.NEVER, 1)
         assert not timed_out and found.length == bound == distance(cells)
+
+
+def test_ida_to_a_partial_tree_under_a_ceiling_proves_or_shortens(tmp_path, exact_distance):
+    # with the length of an answer already found as its ceiling: a longer answer is shortened to the
+    # distance; an answer at the distance is proven without searching the bound that would find it
+    db = tmp_path / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=4)
+    guide = guide_for(wrapslide(4, 4), Store.open(db))
+    distance = exact_distance(4)
+    deep = [x for x in random_states(wrapslide(4, 4), 60, seed=12) if distance(x) > 5][:8]
+    assert deep
+    for cells in deep:
+        d = distance(cells)
+        found, bound, timed_out = ida_to_tree(guide, cells, effort.NEVER, 1, upper=d)
+        assert found is None and bound == d and not timed_out
+        found, bound, timed_out = ida_to_tree(guide, cells, effort.NEVER, 1, upper=d + 2)
+        assert found.length == bound == d and not timed_out
+
+
+def test_auto_proves_or_shortens_the_beam_where_the_grid_asks(tmp_path, exact_distance, monkeypatch):
+    # PROVE_EFFORT (6x6 three colours) on a 4x4 four-colour partial tree, with a narrow beam and a
+    # short meet so that the beam's answers are often long: every answer the search reaches is the
+    # distance and proven, and some are the beam's shortened
+    from wsdb.solver import methods, results
+    monkeypatch.setitem(methods.PROVE_EFFORT, (4, 4), 1e9)
+    monkeypatch.setitem(methods.MEET_CHILDREN, (4, 4), 30)
+    monkeypatch.setitem(results.BEAM_WIDTH, (4, 4), 40)
+    db = tmp_path / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=4)
+    distance = exact_distance(4)
+    p = wrapslide(4, 4)
+    states = random_states(p, 40, seed=13)
+    searched = [(sol, cells) for sol, cells in zip(wsdb.solve_many([format_state(x) for x in states], db=db), states)
+                if sol.method in ("beam (after meet in the middle)", "optimal (after beam)")]
+    assert len(searched) >= 10
+    for sol, cells in searched:
+        assert sol.optimal and sol.length == sol.lower_bound == distance(cells)
+        assert p.is_solved(p.apply(cells, sol.moves))
+    assert sum(sol.method == "optimal (after beam)" for sol, _ in searched) >= 3

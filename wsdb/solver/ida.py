@@ -49,7 +49,8 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         bound = nxt
 
 
-def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
+def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
+                upper: int | None = None) -> tuple[Found | None, int, bool]:
     """IDA* that hands over to the stored tree of height D: an iteration with
     bound b searches only b - D moves deep and looks the states there up in
     the tree. Any optimal path of length b passes, b - D moves in, a class at
@@ -57,7 +58,9 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     and a miss everywhere proves the distance is more than b. The tree
     replaces the last D levels of plain IDA*; the search runs in
     ``IDA_STREAMS`` parallel streams. (optimal solution or None, proven lower bound, budget ran out);
-    ``start``'s class must not be in the tree."""
+    ``start``'s class must not be in the tree. With ``upper``, the length
+    of an answer already found, it stops once every shorter bound is
+    searched: (None, ``upper``, False) proves that answer optimal."""
     _require_table(guide)
     eg = guide.endgame
     d = eg.height
@@ -66,6 +69,8 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int) ->
     leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
     counts = np.zeros(lanes, np.int64)
     while True:
+        if upper is not None and bound >= upper:
+            return None, upper, False
         horizon = bound - d
         stacks = np.empty((lanes, horizon + 1, ncells), np.uint8)
         stacks[:, 0] = start

@@ -19,7 +19,7 @@ from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
 from .settings import (AGAIN_AT_LEAST, AGAIN_RUNS, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE, MEET_CHILDREN,
-                       PHASES_FROM, PRICED, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
+                       PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
 
@@ -59,6 +59,28 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     if p.puzzle.n >= 8 and attempt.found is not None:
         _widen(p, attempt, effort.spent() - began)
     return attempt
+
+
+def prove(p: Problem, attempt: Attempt) -> None:
+    """Where the grid has a ``PROVE_EFFORT`` (auto, after meet in the middle
+    and the beam): IDA* handing over to the tree (:func:`.ida.ida_to_tree`)
+    below the answer's length, for at most that many nodes: it either finds a shorter answer
+    (then an optimal one), or searches every shorter bound and so proves the
+    beam's answer optimal, or runs out, leaving the bound it proved. With the
+    beam's length as its ceiling it skips the costliest iteration of a
+    plain optimal search, the one that finds the answer, whenever the beam
+    already has it."""
+    nodes = PROVE_EFFORT.get((p.puzzle.n, p.puzzle.c))
+    eg = p.guide.endgame
+    if (not nodes or attempt.found is None or attempt.lower >= attempt.found.length or eg is None or eg.complete
+            or not p.guide.has_table):
+        return
+    length = attempt.found.length
+    deadline = min(p.deadline, effort.spent() + nodes)
+    found, lower, _ = ida_to_tree(p.guide, p.cells, deadline, attempt.lower, upper=length)
+    attempt.lower = max(attempt.lower, lower)
+    if found is not None:
+        attempt.found, attempt.method = found, "optimal (after beam)"
 
 
 def _widen(p: Problem, attempt: Attempt, took: float) -> None:

@@ -68,6 +68,10 @@ EXCHANGE_RESERVE = 0.3 * NODES_PER_SECOND   # nodes: repairs stop this early: ce
 REPAIR_FROM = 2             # waypoints repaired, the nearest solved first
 PRICED = 8                  # of the nearest waypoints, those a transposition table prices (~1 ms each)
 MEET_SHARE = 0.6            # of the budget, in auto, before the beam gets the rest
+#: per (n, c), nodes auto spends after the beam on IDA* to the tree below the beam's length (a
+#: shorter answer, or the proof that the beam's is optimal); grids left out, none (6x6 four
+#: colours: proofs take minutes)
+PROVE_EFFORT = {(6, 3): 0.8 * NODES_PER_SECOND}
 RESERVE = 0.05              # of a --time-limit cap, kept for what follows a search (the last beam
                             # level, the stored tail, checking the answer): 8x8 states took
                             # up to 10.35 s of 10 without it

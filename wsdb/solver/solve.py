@@ -16,7 +16,9 @@ Methods (``METHODS``; the searches are the table ``SEARCHES``):
 
 ``auto`` runs ``meet`` on grids with a partial tree, giving it 60% of the
 budget; on 8x8 with three or four colours the phases, not the beam, then
-use the rest.
+use the rest. Where ``PROVE_EFFORT`` gives a grid nodes (6x6 three
+colours), IDA* below the answer's length then shortens it or proves it
+optimal (:func:`.methods.prove`).
 
 Every search is budgeted in work, not seconds (:mod:`.effort`): ``effort``
 millions of nodes a state, so the same state and settings give the same
@@ -45,7 +47,7 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import Puzzle, format_state, parse_states, wrapslide
 from .guide import Found, Guide, guide_for, tail
-from .methods import METHODS, SEARCHES, by_meet, complete
+from .methods import METHODS, SEARCHES, by_meet, complete, prove
 from .effort import metered
 from .results import Attempt, Problem, Solution
 from .settings import DEFAULT_EFFORT, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
@@ -187,7 +189,11 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
         if not p.guide.has_table and p.puzzle.n in (4, 6):
             notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
                          f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
-        attempt = by_meet(p, lower, MEET_SHARE, phases=True) if method == "auto" else SEARCHES[method](p, lower)
+        if method == "auto":
+            attempt = by_meet(p, lower, MEET_SHARE, phases=True)
+            prove(p, attempt)
+        else:
+            attempt = SEARCHES[method](p, lower)
     if attempt.found is None:
         attempt, how = complete(p, attempt)
         notes.append(f"the search did not reach solved; completed by {how} (not optimal)")
