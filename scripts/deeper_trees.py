@@ -12,9 +12,9 @@ optimal` (10 states, --c4-limit seconds each). It then prints, per run:
 how many answers are proven optimal, how many are at the optimum where any
 run proved it, how many took at most 1 s, and the median and largest
 seconds a state (tables loaded; a run's first use of a database derives
-them before its clock starts). ``--reuse optimal`` reads the optimal runs
-already stored (their answers do not change with the method under test;
-the table says when each run started).
+them before its clock starts). ``--reuse optimal:4`` reads the
+four-colour optimal runs already stored instead of running them again
+(10 minutes each; the table says when each run started).
 
     python scripts/deeper_trees.py --db "depth 8=/tmp/d8/w.sqlite" --db "depth 9=/tmp/d9/w.sqlite,/tmp/d9c4/w.sqlite" \
         --write
@@ -59,9 +59,10 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=100, help="three-colour states per run")
     ap.add_argument("--c4-count", type=int, default=10, help="four-colour states (optimal)")
     ap.add_argument("--c4-limit", type=float, default=60.0, help="seconds a four-colour state")
-    ap.add_argument("--reuse", action="append", default=[], metavar="METHOD",
-                    help="read this method's newest finished run already stored in each database (same grid "
-                         "and count) instead of running it again; the table says when each run started")
+    ap.add_argument("--reuse", action="append", default=[], metavar="METHOD[:C]",
+                    help="read this method's (on C colours only: METHOD:C) newest finished run already stored in "
+                         "each database (same grid and count) instead of running it again; the table says when "
+                         "each run started")
     ap.add_argument("--write", action="store_true", help="print the table into docs/solver.md")
     args = ap.parse_args()
     jobs = [(3, "optimal", args.count, None), (3, "auto", args.count, None),
@@ -72,7 +73,7 @@ def main() -> None:
         path3, _, path4 = paths.partition(",")
         for c, method, count, limit in jobs:
             results.append((label, c, method, limit, *run(path4 or path3 if c == 4 else path3, c, method, count,
-                                                          limit, method in args.reuse)))
+                                                          limit, method in args.reuse or f"{method}:{c}" in args.reuse)))
     exact = {state: length for *_, rows in results for state, length, optimal, _ in rows if optimal}
     table = ["| trees | grid | method | run started (UTC) | states | proven optimal | at the optimum (where proven) "
              "| at most 1 s | median s | max s | mean length |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
