@@ -91,12 +91,17 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
                   row["seconds"], f"wsdb build --n {n} --c {c}")]
 
 
-def by_state(state: str, db=None, effort: float | None = None, method: str = "optimal") -> Bound:
+def by_state(state: str, db=None, effort: float | None = None, method: str = "optimal",
+             at_least: int | None = None) -> Bound:
     """A lower bound exhibited by one state: its distance proven optimal by
     IDA* (``wsdb solve --method optimal``), or the lower bound the search
     proved where it did not finish; ``method="meet"`` proves it by meet in
     the middle with the stored partial tree instead (on 8x8 two colours, a
-    bound past the tree's reach)."""
+    bound past the tree's reach). With ``at_least`` K, IDA* proves only that
+    no answer is shorter than K (:mod:`wsdb.solver.proof`), or finds the
+    state's optimal answer where it is."""
+    if at_least is not None:
+        return _at_least(state, db, effort, at_least)
     from ..solver.solve import solve
 
     t0 = time.perf_counter()
@@ -106,6 +111,22 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
                    optimal=sol.optimal)
     command = f"wsdb solve {sol.state} --method {method}" + (f" --effort {effort:g}" if effort else "")
     return Bound(sol.n, sol.c, "lower", value, method, witness, time.perf_counter() - t0, command)
+
+
+def _at_least(state: str, db, effort: float | None, k: int) -> Bound:
+    from ..solver.proof import at_least
+    from ..solver.solve import budget_nodes, check_request
+
+    check_request("optimal", None, effort)
+    if not 1 <= k <= 100:
+        raise WsdbError(f"--at-least {k}: expected a number of moves from 1 to 100")
+    t0 = time.perf_counter()
+    # no effort given: as long as the proof takes (each bound is announced as it starts)
+    proof = at_least(state, k, Store.open(db), math.inf if effort is None else budget_nodes(effort))
+    witness = dict(state=proof.state, distance=proof.found.length if proof.found else None, moves=proof.moves,
+                   optimal=proof.found is not None, at_least=proof.lower, nodes=round(proof.nodes))
+    command = f"wsdb bounds prove {proof.state} --at-least {k}" + (f" --effort {effort:g}" if effort else "")
+    return Bound(proof.n, proof.c, "lower", proof.lower, "optimal", witness, time.perf_counter() - t0, command)
 
 
 def phase_size(n: int, c: int) -> int:
