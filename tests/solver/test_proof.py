@@ -70,3 +70,9 @@ def test_a_state_the_tree_holds_is_sent_to_lookup(partial, run):
     near = format_state(p.apply(p.solved[0], ["T1", "L2"]))
     res = run("bounds", "prove", near, "--at-least", 9, "--db", partial)
     assert res.exit_code == 2 and "wsdb lookup" in res.stderr
+
+
+@pytest.mark.parametrize("state", ["11223344/" * 7 + "11223344", "111222/111222/111222/333333/333333/333333"])
+def test_a_grid_without_its_tables_is_one_line_before_any_work(partial, run, state):
+    res = run("bounds", "prove", state, "--at-least", 20, "--db", partial)
+    assert res.exit_code == 2 and "--at-least needs the" in res.stderr and len(res.stderr.strip().splitlines()) == 1

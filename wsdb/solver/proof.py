@@ -44,12 +44,16 @@ def at_least(state: str, k: int, store: Store, nodes: float) -> Proof:
     partial tree (6x6 three and four colours); a state the tree holds has
     its stored distance."""
     (puzzle, cells), = parse_states([state])
-    text = format_state(cells, puzzle.n)
+    text, n = format_state(cells, puzzle.n), puzzle.n
+    # asked of the store first: the guide reads (and may derive) big tables
+    two, own = store.finished_build(n, 2), store.finished_build(n, puzzle.c)
+    if two is None or not two["complete"]:
+        raise WsdbError(f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
+                        f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)")
+    if own is None:
+        raise WsdbError(f"--at-least needs the {puzzle.label} tree: `wsdb build --n {n} --c {puzzle.c}`")
     guide = guide_for(puzzle, store)
     eg = guide.endgame
-    if not guide.has_table or eg is None:
-        raise WsdbError(f"--at-least needs the {puzzle.n}x{puzzle.n} gather table and the {puzzle.label} tree: "
-                        f"`wsdb build --n {puzzle.n} --c 2` and `wsdb build --n {puzzle.n} --c {puzzle.c}`")
     stored = int(eg.depth(cells[None])[0])
     if stored >= 0 or eg.complete:
         raise WsdbError(f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
