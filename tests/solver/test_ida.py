@@ -56,11 +56,17 @@ def test_ida_to_a_partial_tree_finds_the_brute_force_distance(tmp_path, exact_di
         assert p.is_solved(p.apply(cells, sol.moves))
 
 
-def test_ida_to_a_partial_tree_out_of_time_keeps_a_proven_bound(tmp_path, exact_distance):
+def partial_four_colours(tmp_path, depth: int):
+    """A database with the complete 4x4 two-colour tree (the gather table)
+    and the four-colour tree to ``depth``."""
     db = tmp_path / "partial.sqlite"
     wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=3)
-    guide = guide_for(wrapslide(4, 4), Store.open(db))
+    wsdb.build(4, 4, db=db, max_depth=depth)
+    return db
+
+
+def test_ida_to_a_partial_tree_out_of_time_keeps_a_proven_bound(tmp_path, exact_distance):
+    guide = guide_for(wrapslide(4, 4), Store.open(partial_four_colours(tmp_path, 3)))
     distance = exact_distance(4)
     for cells in random_states(wrapslide(4, 4), 20, seed=9):
         if distance(cells) <= 3:
@@ -74,10 +80,7 @@ def test_ida_to_a_partial_tree_out_of_time_keeps_a_proven_bound(tmp_path, exact_
 def test_ida_to_a_partial_tree_under_a_ceiling_proves_or_shortens(tmp_path, exact_distance):
     # with the length of an answer already found as its ceiling: a longer answer is shortened to the
     # distance; an answer at the distance is proven without searching the bound that would find it
-    db = tmp_path / "partial.sqlite"
-    wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=4)
-    guide = guide_for(wrapslide(4, 4), Store.open(db))
+    guide = guide_for(wrapslide(4, 4), Store.open(partial_four_colours(tmp_path, 4)))
     distance = exact_distance(4)
     deep = [x for x in random_states(wrapslide(4, 4), 60, seed=12) if distance(x) > 5][:8]
     assert deep
@@ -97,9 +100,7 @@ def test_auto_proves_or_shortens_the_beam_where_the_grid_asks(tmp_path, exact_di
     monkeypatch.setitem(methods.PROVE_EFFORT, (4, 4), 1e9)
     monkeypatch.setitem(methods.MEET_CHILDREN, (4, 4), 30)
     monkeypatch.setitem(results.BEAM_WIDTH, (4, 4), 40)
-    db = tmp_path / "partial.sqlite"
-    wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=4)
+    db = partial_four_colours(tmp_path, 4)
     distance = exact_distance(4)
     p = wrapslide(4, 4)
     states = random_states(p, 40, seed=13)
