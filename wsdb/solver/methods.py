@@ -102,10 +102,9 @@ def _widen(p: Problem, attempt: Attempt, took: float) -> None:
 def by_optimal(p: Problem, lower: int) -> Attempt:
     """IDA*; where a partial tree is stored (and does not hold the state),
     IDA* that hands over to it, which searches D levels less (:mod:`.ida`),
-    under the length of a beam's answer found first: the last iteration,
-    the one that finds an answer, is then needed only where the beam's is
-    not optimal (most of the time of a plain optimal search, for a small
-    fraction of it)."""
+    under the length of a beam's answer found first (its ceiling): the last
+    iteration, the one that finds an answer and most of a plain IDA*'s
+    time, is then searched only where the beam's answer is not optimal."""
     eg = p.guide.endgame
     partial = eg is not None and not eg.complete and int(eg.depth(p.cells[None])[0]) < 0
     if partial and p.guide.has_table:
