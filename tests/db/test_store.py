@@ -116,3 +116,27 @@ def test_fetch_finds_stored_keys_and_their_parents(db4):
     assert (par[deeper] == parents[pick][deeper]).all()
     missing = layout.encode([[3] * 16])   # not a 4x4 four-colour state at all
     assert store.fetch(4, 4, layout, missing)[0].tolist() == [False]
+
+
+def test_a_second_store_in_one_process_keeps_the_first_ones_writes(db4, tmp_path):
+    # closing any descriptor of a file drops the process's POSIX locks on it, SQLite's too: a second
+    # Store.open that read the file's header left the first store's connection unlocked, another
+    # process's reader then deleted the write-ahead log, and the first store's next commit was lost
+    import shutil
+    import subprocess
+    import sys
+    path = tmp_path / "w.sqlite"
+    shutil.copy(db4, path)
+    first = Store.open(path, write=True)
+    with first.sql.connect() as conn:   # a connection the pool keeps open, as a long proof's is
+        conn.exec_driver_sql("select count(*) from builds").all()
+        conn.exec_driver_sql("pragma journal_mode").all()
+        Store.open(path)   # as `wsdb bounds prove` opens it again for the solver
+        subprocess.run([sys.executable, "-c", f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
+                        "c.execute('select count(*) from builds').fetchall(); c.close()"], check=True)
+    row = dict(n=6, c=4, kind="lower", value=19, method="optimal", witness="{}", seconds=1.0,
+               command="wsdb bounds prove X", proven_at="2026-11-26T00:00:00+00:00", version="0")
+    first.add_bound(row)
+    first.sql.dispose()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("select count(*) from bounds where value = 19").fetchone()[0] == 1

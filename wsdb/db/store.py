@@ -476,18 +476,37 @@ class Store:
         return keys[order], depth[order]
 
 
+#: (device, inode) of the database files :func:`_sqlite_file` has accepted in this process
+_ACCEPTED: set[tuple[int, int]] = set()
+
+
 def _sqlite_file(path) -> bool:
     """Whether a file is SQLite's (its header), or empty (a new database);
     a file that says it is empty but reads otherwise (/proc/self/status)
-    or is no regular file is not."""
+    or is no regular file is not.
+
+    Each file is read once per process: closing any descriptor of a file
+    drops every POSIX lock the process holds on it, SQLite's included
+    (sqlite.org/howtocorrupt.html, 2.2). A second Store on a database this
+    process already has open would otherwise leave its connections
+    unlocked; another process (a `sqlite3` shell reading it) then took
+    itself for the last one, checkpointed and deleted the write-ahead log,
+    and a later commit here went into the deleted log: a proven bound
+    reported as stored was lost."""
     try:
         if not path.is_file():
             return False
+        st = path.stat()
+        if (st.st_dev, st.st_ino) in _ACCEPTED:
+            return True
         with open(path, "rb") as f:
             head = f.read(16)
     except OSError:
         return False
-    return head == b"" or head == b"SQLite format 3\x00"
+    ok = head == b"" or head == b"SQLite format 3\x00"
+    if ok:
+        _ACCEPTED.add((st.st_dev, st.st_ino))
+    return ok
 
 
 def _tree_is(table, n, c, root, puzzle=WRAPSLIDE):
