@@ -8,7 +8,11 @@ the next:
 
 1. draw --draws random states and keep the --screen with the largest
    gather bound (microseconds a state; 6 of the 7 16-move states of the
-   solver's sample have the second-largest value seen);
+   solver's sample have the second-largest value seen); or, with --source
+   deepest, build states whose single colours are each as far from
+   gathered as any can be: every colour but the last placed as a state of
+   the complete two-colour tree's deepest level (6x6: the 900 states at 12),
+   on disjoint cells, one state per class (6x6 three colours: 3,432);
 2. solve those with the default solver (`auto`, about 0.4 s a state on
    6x6 three colours): its answer is an upper bound, so only states whose
    answer has at least K moves can be K away;
@@ -16,7 +20,15 @@ the next:
    --at-least K`: IDA* through bound K - 1), stopping at the first proof,
    which is stored in the database's `bounds` table.
 
-    python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 17
+Where none of those proves K, --climb M walks up instead: a state at
+distance K is a neighbour of one at K - 1 (its optimal path's second
+state), so the neighbours of the states answered in K - 1 moves (most of
+them are at K - 1; the solver's short proof rarely finishes there) are
+solved the same way (M of them at most, one per class), their long
+answers proven, and the neighbours answered in K - 1 join the walk.
+
+    python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 17 --climb 4000
+    python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 18 --source deepest --screen 5000
 """
 from __future__ import annotations
 
@@ -27,7 +39,8 @@ import time
 import numpy as np
 
 from wsdb.db.store import Store
-from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.puzzle import format_state, parse_state, random_states, wrapslide
+from wsdb.puzzle.symmetry import canonical_cells
 from wsdb.solver.guide import guide_for
 from wsdb.solver.solve import solve_many
 from wsdb.stats import bounds as bd
@@ -40,27 +53,79 @@ def main() -> None:
     ap.add_argument("--c", type=int, default=3)
     ap.add_argument("--at-least", type=int, required=True, help="K: the distance to prove")
     ap.add_argument("--draws", type=int, default=100_000, help="random states drawn")
-    ap.add_argument("--screen", type=int, default=600, help="of those, solved: the largest gather bounds")
+    ap.add_argument("--screen", type=int, default=600, help="of those, solved: the largest gather bounds "
+                    "(with --source deepest: the classes solved)")
+    ap.add_argument("--source", choices=["random", "deepest"], default="random",
+                    help="random draws screened by gather bound, or the deepest placements combined")
     ap.add_argument("--seed", type=int, default=363)
     ap.add_argument("--tries", type=int, default=20, help="candidates proven at most")
+    ap.add_argument("--climb", type=int, default=0, help="then solve at most this many neighbours of the states "
+                    "answered in K - 1 moves, one per class")
     args = ap.parse_args()
     k = args.at_least
     store = Store.open(args.db, write=True)
     puzzle = wrapslide(args.n, args.c)
     guide = guide_for(puzzle, store)
     t0 = time.perf_counter()
-    states = random_states(puzzle, args.draws, seed=args.seed)
-    gather = np.array([guide.bound(x) for x in states])
-    order = np.argsort(-gather, kind="stable")[:args.screen]
-    print(f"{args.draws:,} states drawn (seed {args.seed}); gather bounds {dict(enumerate(np.bincount(gather)))}; "
-          f"solving the {len(order)} largest (gather bound {gather[order[-1]]} to {gather[order[0]]})", flush=True)
-    texts = [format_state(states[i], args.n) for i in order]
+    if args.source == "deepest":
+        texts = deepest_combinations(puzzle, store, args.screen)
+        print(f"{len(texts):,} states of deepest single colours, solving them", flush=True)
+    else:
+        states = random_states(puzzle, args.draws, seed=args.seed)
+        gather = np.array([guide.bound(x) for x in states])
+        order = np.argsort(-gather, kind="stable")[:args.screen]
+        print(f"{args.draws:,} states drawn (seed {args.seed}); gather bounds {dict(enumerate(np.bincount(gather)))}; "
+              f"solving the {len(order)} largest (gather bound {gather[order[-1]]} to {gather[order[0]]})", flush=True)
+        texts = [format_state(states[i], args.n) for i in order]
     solutions = solve_many(texts, store=store)
     lengths = collections.Counter(s.length for s in solutions)
     candidates = sorted((s for s in solutions if s.length >= k), key=lambda s: -s.length)
     print(f"answers by length {dict(sorted(lengths.items()))} ({time.perf_counter() - t0:.0f} s so far); "
           f"{len(candidates)} of at least {k} moves", flush=True)
-    for sol in candidates[:args.tries]:
+    tries = [args.tries]
+    if not prove_first(candidates, k, tries, args, store):
+        plateau = [s.state for s in solutions if s.length == k - 1]
+        climb(plateau, puzzle, k, tries, args, store)
+    print(f"{time.perf_counter() - t0:.0f} s in all")
+
+
+def deepest_combinations(puzzle, store, limit: int) -> list[str]:
+    """States whose colours 0..c-2 each lie, alone, at the deepest level of
+    the complete two-colour tree (the q-cell colour of an antipode), on
+    disjoint cells, the last colour filling the rest: one state per class,
+    in key order; at most ``limit`` classes (four colours have many)."""
+    n = puzzle.n
+    coarse = wrapslide(n, 2)
+    height = store.require_build(n, 2)["height"]
+    reps = np.array([parse_state(r["grid"])[1] for r in store.classes_at_depth(n, 2, height)])
+    placements = np.unique(reps[:, coarse.maps].reshape(-1, n * n), axis=0) == 0     # (P, N) bool
+    found = set()
+
+    def place(cells: np.ndarray, colour: int, start: int) -> None:
+        if colour == puzzle.c - 1:
+            found.add(canonical_cells(cells, puzzle.maps, puzzle.interchangeable)[0].tobytes())
+            return
+        free = cells == puzzle.c - 1
+        # colours 0..c-2 are interchangeable, so each set of placements is taken once, in index order
+        fits = start + np.flatnonzero(~(placements[start:] & ~free).any(axis=1))
+        for i in fits:
+            if len(found) >= limit:
+                return
+            nxt = cells.copy()
+            nxt[placements[i]] = colour
+            place(nxt, colour + 1, i + 1)
+
+    place(np.full(n * n, puzzle.c - 1, np.uint8), 0, 0)
+    return [format_state(np.frombuffer(b, np.uint8), n) for b in sorted(found)]
+
+
+def prove_first(candidates, k: int, tries: list[int], args, store) -> bool:
+    """Prove candidates at least K moves from solved until one is (stored)
+    or the tries run out; ``tries`` counts down across calls."""
+    for sol in candidates:
+        if tries[0] <= 0:
+            return False
+        tries[0] -= 1
         b = bd.by_state(sol.state, db=args.db, at_least=k)
         print(f"  {sol.state}: answer {sol.length}, proven at least {b.value}"
               f"{' (optimal ' + str(b.witness['distance']) + ')' if b.witness['optimal'] else ''} "
@@ -68,8 +133,37 @@ def main() -> None:
         if b.value >= k:
             bd.record(store, [b])
             print(f"stored: {args.n}x{args.n} {args.c} colours, God number >= {b.value}; again: `{b.command}`")
-            break
-    print(f"{time.perf_counter() - t0:.0f} s in all")
+            return True
+    return False
+
+
+def climb(plateau: list[str], puzzle, k: int, tries: list[int], args, store) -> bool:
+    """Walk the level K - 1 from ``plateau`` (states answered there), solving
+    each one's neighbours (one per class) and proving the long answers."""
+    seen = {canonical_cells(parse_state(s)[1], puzzle.maps, puzzle.interchangeable).tobytes() for s in plateau}
+    queue = collections.deque(plateau)
+    solved = 0
+    while queue and solved < args.climb and tries[0] > 0:
+        cells = parse_state(queue.popleft())[1]
+        children = cells[puzzle.moves]                       # every neighbour, one per move
+        canon = canonical_cells(children, puzzle.maps, puzzle.interchangeable)
+        fresh = []
+        for child, key in zip(children, canon):
+            if key.tobytes() not in seen:
+                seen.add(key.tobytes())
+                fresh.append(format_state(child, args.n))
+        if not fresh:
+            continue
+        solutions = solve_many(fresh, store=store)
+        solved += len(fresh)
+        longer = sorted((s for s in solutions if s.length >= k), key=lambda s: -s.length)
+        level = [s.state for s in solutions if s.length == k - 1]
+        queue.extend(level)
+        print(f"climb: {solved} neighbours solved, {len(queue)} at {k - 1} to visit; "
+              f"{dict(sorted(collections.Counter(s.length for s in solutions).items()))}", flush=True)
+        if prove_first(longer, k, tries, args, store):
+            return True
+    return False
 
 
 if __name__ == "__main__":
