@@ -56,10 +56,14 @@ PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the g
                             # guide the beam to shorter answers)
 RUN_AT_LEAST = 0.3 * NODES_PER_SECOND   # nodes: with an answer, a run of the phases starts if this is left
                             # (it stops where it cannot beat the answer, so even a short run may)
-AGAIN_WIDTH = {4: 4000}     # per colour count, the last phase's beam when run again on the time
-                            # left after every order, from the starts the shortest earlier phases
-                            # reached (240 splits of 20 states, time unlimited: best of 12 at
-                            # 1,000 wide 55.8 moves, with the 4 such starts again 4,000 wide 54.2)
+AGAIN_WIDTH = {3: 300_000, 4: 4000}   # per colour count, the last phase's beam when run again on
+                            # the budget left after every order, from the starts the shortest earlier
+                            # phases reached. Four colours: 240 splits of 20 states, time unlimited:
+                            # best of 12 at 1,000 wide 55.8 moves, with the 4 such starts again 4,000
+                            # wide 54.2. Three colours (both orders done in about 3 s of the 10 s),
+                            # 12 states: 35.83 moves without it, 32.75 at 32,000 wide, 31.75 at
+                            # 100,000, 31.25 at 200,000, 30.67 at 300,000 (2.8 GB, median 7.6 s),
+                            # 32.25 at 600,000 (the budget ends most such beams before they finish)
 AGAIN_RUNS = 4              # such starts at most
 AGAIN_AT_LEAST = 0.5 * NODES_PER_SECOND   # nodes left for one (a wide last phase takes about 1 s)
 FINISH_SHARE = 0.15         # of the budget, left by the phases for repairs and cell exchanges
