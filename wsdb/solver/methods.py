@@ -133,8 +133,9 @@ def by_phases(p: Problem, lower: int) -> Attempt:
     run finishes, ``FINISH_SHARE`` of the budget is kept back and a run
     starts only where the cost of the costliest so far is left; when none
     finishes, the cell exchanges complete the run that got furthest.
-    The budget every order leaves goes to the last phase again, four times
-    wider, from the starts the shortest earlier phases reached
+    The budget every order leaves goes to the last phase again, wider
+    (``AGAIN_WIDTH``: four times on four colours, 37 on three), from the
+    starts the shortest earlier phases reached
     (:func:`.phases.last_phase_again`)."""
     if p.coarse is None:
         return by_beam(p, lower)
