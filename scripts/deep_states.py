@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import collections
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -78,15 +79,24 @@ def main() -> None:
               f"solving the {len(order)} largest (gather bound {gather[order[-1]]} to {gather[order[0]]})", flush=True)
         texts = [format_state(states[i], args.n) for i in order]
     solutions = solve_many(texts, store=store)
-    lengths = collections.Counter(s.length for s in solutions)
-    candidates = sorted((s for s in solutions if s.length >= k), key=lambda s: -s.length)
-    print(f"answers by length {dict(sorted(lengths.items()))} ({time.perf_counter() - t0:.0f} s so far); "
+    candidates = long_answers(solutions, k)
+    print(f"answers by length {by_length(solutions)} ({time.perf_counter() - t0:.0f} s so far); "
           f"{len(candidates)} of at least {k} moves", flush=True)
-    tries = [args.tries]
-    if not prove_first(candidates, k, tries, args, store):
-        plateau = [s.state for s in solutions if s.length == k - 1]
-        climb(plateau, puzzle, k, tries, args, store)
+    prover = Prover(store, args, k, args.tries)
+    if not prover.first(candidates):
+        climb([s.state for s in solutions if s.length == k - 1], puzzle, prover, args.climb)
     print(f"{time.perf_counter() - t0:.0f} s in all")
+
+
+def long_answers(solutions, k: int) -> list:
+    """The answers of at least K moves, the longest first: only their
+    states can be K from solved."""
+    return sorted((s for s in solutions if s.length >= k), key=lambda s: -s.length)
+
+
+def by_length(solutions) -> dict[int, int]:
+    """How many answers have each length."""
+    return dict(sorted(collections.Counter(s.length for s in solutions).items()))
 
 
 def deepest_combinations(puzzle, store, limit: int) -> list[str]:
@@ -119,31 +129,43 @@ def deepest_combinations(puzzle, store, limit: int) -> list[str]:
     return [format_state(np.frombuffer(b, np.uint8), n) for b in sorted(found)]
 
 
-def prove_first(candidates, k: int, tries: list[int], args, store) -> bool:
-    """Prove candidates at least K moves from solved until one is (stored)
-    or the tries run out; ``tries`` counts down across calls."""
-    for sol in candidates:
-        if tries[0] <= 0:
-            return False
-        tries[0] -= 1
-        b = bd.by_state(sol.state, db=args.db, at_least=k)
-        print(f"  {sol.state}: answer {sol.length}, proven at least {b.value}"
-              f"{' (optimal ' + str(b.witness['distance']) + ')' if b.witness['optimal'] else ''} "
-              f"in {b.seconds:.1f} s", flush=True)
-        if b.value >= k:
-            bd.record(store, [b])
-            print(f"stored: {args.n}x{args.n} {args.c} colours, God number >= {b.value}; again: `{b.command}`")
-            return True
-    return False
+@dataclass
+class Prover:
+    """Proves candidates at least K moves from solved, ``tries`` in all
+    across calls, and stores the first proof."""
+
+    store: Store
+    args: argparse.Namespace
+    k: int
+    tries: int
+
+    def first(self, candidates) -> bool:
+        """Prove candidates in turn until one is at least K (stored) or the
+        tries run out."""
+        for sol in candidates:
+            if self.tries <= 0:
+                return False
+            self.tries -= 1
+            b = bd.by_state(sol.state, db=self.args.db, at_least=self.k)
+            print(f"  {sol.state}: answer {sol.length}, proven at least {b.value}"
+                  f"{' (optimal ' + str(b.witness['distance']) + ')' if b.witness['optimal'] else ''} "
+                  f"in {b.seconds:.1f} s", flush=True)
+            if b.value >= self.k:
+                bd.record(self.store, [b])
+                print(f"stored: {b.n}x{b.n} {b.c} colours, God number >= {b.value}; again: `{b.command}`")
+                return True
+        return False
 
 
-def climb(plateau: list[str], puzzle, k: int, tries: list[int], args, store) -> bool:
+def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> bool:
     """Walk the level K - 1 from ``plateau`` (states answered there), solving
-    each one's neighbours (one per class) and proving the long answers."""
+    each one's neighbours (one per class, ``most`` in all) and proving the
+    long answers."""
+    k = prover.k
     seen = {canonical_cells(parse_state(s)[1], puzzle.maps, puzzle.interchangeable).tobytes() for s in plateau}
     queue = collections.deque(plateau)
     solved = 0
-    while queue and solved < args.climb and tries[0] > 0:
+    while queue and solved < most and prover.tries > 0:
         cells = parse_state(queue.popleft())[1]
         children = cells[puzzle.moves]                       # every neighbour, one per move
         canon = canonical_cells(children, puzzle.maps, puzzle.interchangeable)
@@ -151,20 +173,17 @@ def climb(plateau: list[str], puzzle, k: int, tries: list[int], args, store) -> 
         for child, key in zip(children, canon):
             if key.tobytes() not in seen:
                 seen.add(key.tobytes())
-                fresh.append(format_state(child, args.n))
+                fresh.append(format_state(child, puzzle.n))
         if not fresh:
             continue
-        solutions = solve_many(fresh, store=store)
+        solutions = solve_many(fresh, store=prover.store)
         solved += len(fresh)
-        longer = sorted((s for s in solutions if s.length >= k), key=lambda s: -s.length)
-        level = [s.state for s in solutions if s.length == k - 1]
-        queue.extend(level)
+        queue.extend(s.state for s in solutions if s.length == k - 1)
         print(f"climb: {solved} neighbours solved, {len(queue)} at {k - 1} to visit; "
-              f"{dict(sorted(collections.Counter(s.length for s in solutions).items()))}", flush=True)
-        if prove_first(longer, k, tries, args, store):
+              f"{by_length(solutions)}", flush=True)
+        if prover.first(long_answers(solutions, k)):
             return True
     return False
-
 
 if __name__ == "__main__":
     main()

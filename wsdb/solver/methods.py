@@ -134,8 +134,7 @@ def by_phases(p: Problem, lower: int) -> Attempt:
     starts only where the cost of the costliest so far is left; when none
     finishes, the cell exchanges complete the run that got furthest.
     The budget every order leaves goes to the last phase again, wider
-    (``AGAIN_WIDTH``: four times on four colours, 37 on three), from the
-    starts the shortest earlier phases reached
+    (``AGAIN_WIDTH``), from the starts the shortest earlier phases reached
     (:func:`.phases.last_phase_again`)."""
     if p.coarse is None:
         return by_beam(p, lower)
