@@ -7,7 +7,7 @@ import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.solver import effort
-from wsdb.solver.beam import beam_search
+from wsdb.solver.beam import beam_search, beam_ways
 from wsdb.solver.guide import guide_for
 
 
@@ -64,3 +64,28 @@ def test_the_tree_is_asked_only_where_the_gather_bound_allows(partial4, monkeypa
     skipping = answers()
     monkeypatch.setattr(type(guide), "has_table", property(lambda self: False))
     assert answers() == skipping and len(skipping) >= 6
+
+
+def test_a_beam_from_several_starts_answers_from_one_of_them(tmp_path, exact_distance):
+    """Started from several states, each reached by a prefix of one
+    length, the beam's answers begin with one of the prefixes and solve the
+    state the prefixes start from; from one start it is the plain beam."""
+    db = tmp_path / "b.sqlite"
+    wsdb.build(4, 3, db=db, max_depth=3)
+    p = wrapslide(4, 3)
+    guide = guide_for(p, Store.open(db))
+    rng = np.random.default_rng(12)
+    for cells in random_states(p, 5, seed=12):
+        prefixes = [[int(m) for m in rng.integers(0, len(p.move_names), 2)] for _ in range(4)]
+        starts = np.stack([p.apply(cells, [p.move_names[m] for m in pre]) for pre in prefixes])
+        ways, waypoints = beam_ways(guide, starts, 300, effort.NEVER, 3, prefixes=prefixes)
+        assert ways and len({f.length for f in ways}) == 1
+        for found in ways:
+            assert found.path[:2] in prefixes
+            assert (p.apply(cells, [p.move_names[m] for m in found.path]) == found.meet).all()
+            assert found.rest == exact_distance(3)(found.meet)
+        for x, path in waypoints:
+            assert (p.apply(cells, [p.move_names[m] for m in path]) == x).all()
+        one, _ = beam_search(guide, starts[0], 300, effort.NEVER)
+        alone, _ = beam_ways(guide, starts[:1], 300, effort.NEVER, 1, prefixes=prefixes[:1])
+        assert alone[0].path == prefixes[0] + one.path

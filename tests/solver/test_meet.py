@@ -9,7 +9,7 @@ from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
-from wsdb.solver.meet import meet_in_the_middle
+from wsdb.solver.meet import meet_in_the_middle, meet_ways
 
 
 def partial(tmp_path, n, c, depth):
@@ -55,6 +55,26 @@ def test_bounds_when_the_search_stops_short(tmp_path, exact_distance):
     for cells in random_states(p, 10, seed=6):
         found, bound, _ = meet_in_the_middle(guide, cells, effort.NEVER, keep_children=2000)
         check(p, cells, found, bound, distance(cells), Store.open(db))
+
+
+def test_several_ways_are_each_optimal_and_the_first_is_the_single_answer(tmp_path, exact_distance):
+    """Every way meet_ways gives solves the state in exactly its distance,
+    no two are the same sequence, and the first is meet_in_the_middle's."""
+    db, guide = partial(tmp_path, 4, 3, 4)
+    store = Store.open(db)
+    distance = exact_distance(3)
+    p = wrapslide(4, 3)
+    deep = [x for x in random_states(p, 60, seed=31) if distance(x) > 4][:8]
+    several = 0
+    for cells in deep:
+        ways, bound, _ = meet_ways(guide, cells, effort.NEVER, ways=6)
+        one, _, _ = meet_in_the_middle(guide, cells, effort.NEVER)
+        assert 1 <= len(ways) <= 6 and ways[0].path == one.path
+        for found in ways:
+            check(p, cells, found, bound, distance(cells), store)
+        assert len({tuple(f.path) + tuple(f.meet) for f in ways}) == len(ways)
+        several += len(ways) > 1
+    assert several   # most states have more than one optimal way
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.phases import coarsen, last_phase_again, phase_orders, relabel_back, run_phases
+from wsdb.solver.settings import FIRST_PHASE_WAYS
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
@@ -119,13 +120,14 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
     import wsdb.solver.phases as phases
     db = _partial_db(tmp_path, 2)
     store = Store.open(db)
-    real = phases.beam_search
+    real = phases.beam_ways
 
-    def stalls_in_two_colours(guide, start, width, deadline, **options):
-        return (None, [(start, [])]) if guide.c == 2 else real(guide, start, width, deadline, **options)
+    def stalls_in_two_colours(guide, start, width, deadline, ways, **options):
+        return ([], [(start[0], [])]) if guide.c == 2 else real(guide, start, width, deadline, ways, **options)
 
-    monkeypatch.setattr(phases, "beam_search", stalls_in_two_colours)
+    monkeypatch.setattr(phases, "beam_ways", stalls_in_two_colours)
     monkeypatch.setattr(phases, "meet_in_the_middle", lambda *args: (None, 0, False))
+    monkeypatch.setattr(phases, "meet_ways", lambda *args: ([], 0, False))
     p, two = wrapslide(4, 3), wrapslide(4, 2)
     guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3)}
     tried = 0
@@ -146,9 +148,10 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
 
 
 def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
-    """The first phase is the two-colour grid: its answer, from the tree or
-    meet in the middle, is that grid's exact distance, and so is the lower
-    bound it reports."""
+    """The first phase is the two-colour grid: its answers (several ways,
+    from meet in the middle, where it has them), from the tree or meet in
+    the middle, are that grid's exact distance, and so is the lower bound
+    it reports."""
     from wsdb.solver.phases import _first_phase
 
     db = _partial_db(tmp_path, 2)
@@ -156,17 +159,20 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     guide = guide_for(wrapslide(4, 2), store)
     two = wrapslide(4, 2)
     distance = exact_distance(2)
-    seen = set()
+    seen, several = set(), 0
     four = wrapslide(4, 4)
     near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
-        found, lower = _first_phase(guide, start, effort.NEVER)
-        assert found is not None and lower == distance(start)
-        whole = [two.move_names[m] for m in found.moves(store, two, guide.endgame)]
-        assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
-        seen.add(found.path == [])
+        ways, lower = _first_phase(guide, start, effort.NEVER, colours=3)
+        assert ways and lower == distance(start)
+        for found in ways:
+            whole = found.moves(store, two, guide.endgame)
+            assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
+        seen.add(ways[0].path == [])
+        several = max(several, len(ways))
     assert seen == {True, False}   # both held by the tree and met beyond it
+    assert 1 < several <= FIRST_PHASE_WAYS[3]
 
 
 def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, monkeypatch):
@@ -230,33 +236,58 @@ def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_p
     assert runs >= 12 and again >= runs * 3 // 4
 
 
-def test_the_last_phase_again_starts_where_the_run_started_it_and_beats_the_cap(tmp_path):
-    """``last_start`` is where the run's moves lead (colours relabelled);
-    the last phase run again from there, however wide, returns only
-    verified answers shorter than its cap, and none where the phases
-    before it already reach the cap."""
+def test_the_last_phase_again_starts_where_the_runs_started_it_and_beats_the_cap(tmp_path):
+    """Each run's ``last_ways`` lead from the state itself (relabelling
+    colours does not change moves), and its answer took one of them; the
+    last phase run again from every run's starts at once, however wide,
+    returns only verified answers shorter than its cap, and none where the
+    phases before it already reach the cap."""
     db = _partial_db(tmp_path, 4)
     store = Store.open(db)
     p = wrapslide(4, 4)
     guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
     runs = found_again = 0
     for cells in random_states(p, 4, seed=31):
-        for order in phase_orders(p)[:4]:
-            chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
-                               last_meet=False)
-            if chain.found is None:
+        chains = [run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, last_meet=False)
+                  for order in phase_orders(p)[:4]]
+        chains = [chain for chain in chains if chain.found is not None]
+        runs += len(chains)
+        for chain in chains:
+            assert chain.found.path[:len(chain.last_ways[0])] in chain.last_ways
+        shortest = min(len(way) for chain in chains for way in chain.last_ways)
+        assert last_phase_again(p, cells, chains, guides.__getitem__, effort.NEVER, 2000, shortest + 1) is None
+        best = min(chain.found.length for chain in chains)
+        for cap in (best - 2, best + 1):
+            again = last_phase_again(p, cells, chains, guides.__getitem__, effort.NEVER, 2000, cap)
+            if again is None:
                 continue
-            runs += 1
-            x, path, relabel = chain.last_start
-            names = [p.move_names[m] for m in path]
-            assert (p.apply(cells, names) == relabel_back(x, relabel)).all()
-            assert last_phase_again(p, chain, guides.__getitem__, effort.NEVER, 2000,
-                                    len(path) + 1) is None
-            for cap in (chain.found.length - 2, chain.found.length + 1):
-                again = last_phase_again(p, chain, guides.__getitem__, effort.NEVER, 2000, cap)
-                if again is None:
-                    continue
-                found_again += cap > chain.found.length
-                whole = _whole(p, db, again)
-                assert p.is_solved(p.apply(cells, whole)) and len(whole) == again.length < cap
-    assert runs >= 8 and found_again >= runs * 3 // 4
+            found_again += cap > best
+            whole = _whole(p, db, again)
+            assert p.is_solved(p.apply(cells, whole)) and len(whole) == again.length < cap
+    assert runs >= 8 and found_again >= 3
+
+
+def test_the_last_phase_starts_from_every_way_the_first_found(tmp_path):
+    """On three colours the first phase's ways (all of one, optimal
+    length) each end with the first colour gathered; the last phase starts
+    from all of them, and the whole answer solves the state."""
+    db = _partial_db(tmp_path, 2)
+    store = Store.open(db)
+    p, two = wrapslide(4, 3), wrapslide(4, 2)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3)}
+    several = 0
+    for cells in random_states(p, 8, seed=41):
+        chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER)
+        paths = chain.last_ways
+        assert len({len(path) for path in paths}) == 1 and len(paths) <= FIRST_PHASE_WAYS[3]
+        ends = {p.apply(cells, path).tobytes() for path in paths}
+        assert len(ends) == len(paths)   # one way per end state
+        assert all(two.is_solved(coarsen(p.apply(cells, path), 2)) for path in paths)
+        several += len(paths) > 1
+        if chain.found is not None:
+            assert chain.found.path[:len(paths[0])] in paths
+            state = p.apply(cells, chain.found.path)
+            assert chain.found.rest or p.is_solved(state)
+            if chain.found.rest:
+                assert (state == chain.found.meet).all()
+    assert several

@@ -33,34 +33,60 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     fallback to finish from when the search does not reach solved. After the first
     solution the search goes on ``patience`` levels looking for a shorter one;
     it gives up when the best guide has not improved for ``stall`` levels."""
+    found, waypoints = beam_ways(guide, start, width, deadline, 1, max_levels, patience, stall, keep)
+    return (found[0] if found else None), waypoints
+
+
+def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways: int,
+              max_levels: int = 200, patience: int = 2, stall: int = 8, keep: int = 4,
+              prefixes: list[list[int]] | None = None) -> tuple[list[Found], list[tuple[np.ndarray, list[int]]]]:
+    """As :func:`beam_search`, but up to ``ways`` solutions of the best
+    length found: the beam states handed over to the tree at that length,
+    each its own way to solved (:mod:`.phases` starts the next phase from
+    each). ``start`` may be several states, one row each, reached by the
+    moves ``prefixes`` from a state of their own: the beam then starts from
+    all of them, each joining at the level of its prefix's length (the
+    shortest at the first), keeps the children of the most promising, and
+    every answer and waypoint begins with its start's prefix."""
     st = guide.tables
-    beam = start[None].copy()
-    last = np.full(1, st.blocked.shape[0] - 1, np.int64)   # the start row: any move
+    starts = np.atleast_2d(start)
+    prefixes = prefixes or [[] for _ in starts]
+    depths = np.array([len(pre) for pre in prefixes])
+    before = int(depths.min())   # moves made before the beam's first level
+    any_move = st.blocked.shape[0] - 1   # the row of a start: any move may follow
+    joined = {0: (0, np.flatnonzero(depths == before))}   # level: (first row, starts) of the starts joining it
+    beam = starts[joined[0][1]].copy()
+    last = np.full(len(beam), any_move, np.int64)
     seen = prev = np.zeros(0, np.uint64)
     history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
     best: Found | None = None
+    alike: list[Found] = []   # solutions as short as best, best first
     eg = guide.endgame
     found_at = 0
     nm = len(st.moves)
     best_key, best_at = None, 0
     bounded = guide.has_table or guide.gathers is not None   # hmax is then a proven lower bound
-    waypoints = [(start, [])]
+    waypoints = [(x.copy(), list(pre)) for x, pre in zip(starts, prefixes)]
     handover = HANDOVER_STATES.get((guide.n, guide.c), width)
 
     def path_to(level: int, row: int) -> list[int]:
         out = []
-        for parents, mv in reversed(history[:level]):
+        for lvl in range(level, -1, -1):
+            if lvl in joined and row >= joined[lvl][0]:   # a start that joined at this level
+                first, ids = joined[lvl]
+                return prefixes[int(ids[row - first])] + out[::-1]
+            parents, mv = history[lvl - 1]
             out.append(int(mv[row]))
             row = int(parents[row])
-        return out[::-1]
+        raise AssertionError("unreachable: level 0 holds only starts")
 
     for level in range(1, max_levels + 1):
-        if best is not None and (level >= best.length or level > found_at + patience):
+        if best is not None and (level >= best.length - before or level > found_at + patience):
             break
         if effort.past(deadline):
             break
         # children that cannot beat the best answer are left out (key -1)
-        cut = best.length - level if best is not None else np.iinfo(np.int64).max
+        cut = best.length - before - level if best is not None else np.iinfo(np.int64).max
         hmax, key = score_children(beam, last, st, cut)
         effort.charge("child", len(hmax))
         if guide.gathers is not None:
@@ -82,6 +108,7 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             break
         if key[0] == 0:   # all gather distances (or the misfit count) zero: solved
             best, found_at = Found(path_to(level, 0), beam[0].copy(), 0), level
+            alike = [best]
             break
         if eg is not None:
             # a state whose largest gather distance exceeds the tree's height is not in it:
@@ -93,11 +120,18 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
             d[near] = eg.depth(beam[near])
             hit = np.flatnonzero(d >= 0)
             if hit.size:
-                i = hit[np.argmin(d[hit])]
-                cand = Found(path_to(level, i), beam[i].copy(), int(d[i]))
-                if best is None or cand.length < best.length:
-                    best, found_at = cand, level
-    return best, waypoints
+                shortest = hit[d[hit] == d[hit].min()]
+                cand = [Found(path_to(level, i), beam[i].copy(), int(d[i])) for i in shortest[:ways]]
+                if best is None or cand[0].length < best.length:
+                    best, found_at, alike = cand[0], level, cand
+                elif cand[0].length == best.length:
+                    alike += cand[:ways - len(alike)]
+        ids = np.flatnonzero(depths == before + level)
+        if ids.size:   # starts whose prefixes are this level's length join the beam
+            joined[level] = len(beam), ids
+            beam = np.concatenate([beam, starts[ids]])
+            last = np.concatenate([last, np.full(ids.size, any_move, np.int64)])
+    return alike, waypoints
 
 
 def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.ndarray, cut: int) -> None:

@@ -28,6 +28,18 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
     """(exact solution or None, proven lower bound, budget ran out) for ``start``,
     whose class the tree does not hold. Needs ``guide.endgame``. The last
     level searched is the first with more than ``keep_children`` children."""
+    found, lower, ran_out = meet_ways(guide, start, deadline, keep_children)
+    return (found[0] if found else None), lower, ran_out
+
+
+def meet_ways(guide: Guide, start: np.ndarray, deadline: float, keep_children: int = MEET_KEEP,
+              ways: int = 1) -> tuple[list[Found], int, bool]:
+    """As :func:`meet_in_the_middle`, but up to ``ways`` optimal solutions
+    (every one of the same, exact length): the meetings of the first level
+    that meets the tree, its later chunks searched while fewer are found and
+    budget is left. Each passes through another class at the meeting, so
+    they mostly end on different solved states of a coarser grid, where the
+    next phase may be shorter (:mod:`.phases`)."""
     eg = guide.endgame
     eng, d = eg.eng, eg.height
     nm = eng.nmoves
@@ -41,23 +53,32 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
         j += 1
         frontier = levels[-1]
         keep = len(frontier) * nm <= keep_children         # else stream this level: the last one
-        kids_all, rows_all = [], []
+        kids_all, rows_all, found = [], [], []
         for lo in range(0, len(frontier), MEET_CHUNK):
             if effort.past(deadline):
-                return None, lower, True
+                return found, (found[0].length if found else lower), not found
             kids = eng.expand(frontier[lo:lo + MEET_CHUNK])
             effort.charge("expand", len(kids), share)
             depth = eg.lookup(kids)
-            if (depth >= 0).any():
-                r = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
-                rest = int(depth[r])
-                return _path(eng, start, levels, parents, lo + r // nm, kids[r], rest), j + rest, False
-            if keep:
+            hit = np.flatnonzero(depth >= 0)
+            if hit.size:
+                # level j is the first to meet, so every meeting is at the same depth: optimal
+                hit = hit[depth[hit] == depth[hit].min()]
+                _, first = np.unique(sortable(kids[hit]), return_index=True)   # a class two moves reach: once
+                for r in hit[np.sort(first)][:ways - len(found)]:
+                    way = _path(eng, start, levels, parents, lo + r // nm, kids[r], int(depth[r]))
+                    if all(way.path != other.path for other in found):
+                        found.append(way)
+                if len(found) == ways:
+                    break
+            if keep and not found:
                 kids_all.append(kids)
                 rows_all.append(lo + np.arange(len(kids)) // nm)
+        if found:
+            return found, found[0].length, False
         lower = j + d + 1                                  # level j exhausted: nothing within j + D
         if not keep:
-            return None, lower, False
+            return [], lower, False
         kids = np.concatenate(kids_all)
         effort.charge("dedup", len(kids), share)
         view = sortable(kids)
@@ -67,7 +88,7 @@ def meet_in_the_middle(guide: Guide, start: np.ndarray, deadline: float,
             fresh &= ~member(old, uniq)[0]
         first = first[fresh]
         if len(first) == 0:
-            return None, lower, False
+            return [], lower, False
         levels.append(kids[first])
         parents.append(np.concatenate(rows_all)[first])
         seen.append(uniq[fresh])

@@ -18,7 +18,7 @@ from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
-from .settings import (AGAIN_AT_LEAST, AGAIN_RUNS, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE, MEET_CHILDREN,
+from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE, MEET_CHILDREN,
                        PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
@@ -140,7 +140,7 @@ def by_phases(p: Problem, lower: int) -> Attempt:
         return by_beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * p.deadline   # the meter starts at 0 with each state
-    best, furthest, reached, firsts, lasts = None, None, [], {}, []
+    best, furthest, reached, firsts, lasts = None, None, [], {}, []   # lasts: every run
     took = {False: 0.0, True: 0.0}   # a run's cost, by whether its first colour was gathered before
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
@@ -160,16 +160,15 @@ def by_phases(p: Problem, lower: int) -> Attempt:
             furthest = chain
         if chain.found is None and chain.phases_done == c - 2:   # stalled in the last phase
             reached += chain.reached
-        if chain.last_start is not None:
-            lasts.append(chain)
-    if best is not None and c in AGAIN_WIDTH:
-        # the budget left: the last phase again, wider, where the phases before it were shortest
-        for chain in sorted(lasts, key=lambda ch: len(ch.last_start[1]))[:AGAIN_RUNS]:
-            if effort.left(p.deadline) < AGAIN_AT_LEAST:
-                break
-            found = last_phase_again(p.puzzle, chain, p.coarse, p.deadline, AGAIN_WIDTH[c], best.length)
-            if found is not None and found.length < best.length:
-                best = found
+        lasts.append(chain)
+    width, left = AGAIN_WIDTH.get(c), effort.left(p.deadline)
+    if best is not None and width and left >= AGAIN_AT_LEAST:
+        # the budget left: the last phase again, wider, from every run's starts at once
+        if c in AGAIN_NODES:   # as wide as the budget left allows
+            width = max(width, int(AGAIN_FILL * left / AGAIN_NODES[c]))
+        found = last_phase_again(p.puzzle, p.cells, lasts, p.coarse, p.deadline, width, best.length)
+        if found is not None and found.length < best.length:
+            best = found
     if best is not None:
         return Attempt(best, "phases", lower)
     if p.table is not None and reached:   # the table prices the finish: every run's last stall competes

@@ -52,13 +52,13 @@ from ..db.store import Store
 from ..puzzle import Puzzle
 from ..puzzle.moves import permutation_of
 from . import effort
-from .beam import beam_search
+from .beam import beam_ways
 from .guide import Found, Guide
 from .kernels import misfit
-from .meet import meet_in_the_middle
+from .meet import meet_in_the_middle, meet_ways
 from .repair import repair
 from .tables import gather_colours
-from .settings import (FIRST_PHASE_MEET_CHILDREN, LAST_PHASE_AT_LEAST, PHASE_MEET_CHILDREN,
+from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST, PHASE_MEET_CHILDREN,
                        PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL, PHASE_WIDTH)
 
 
@@ -74,9 +74,10 @@ class Chain:
     #: a proven lower bound on the whole distance: the first colour's exact two-colour
     #: distance, or meet in the middle's bound on it (0 where the first phase did not run)
     lower: int = 0
-    #: where the last phase started, when the run got there: (the state with the
-    #: colours relabelled, the moves to it, the relabelling), for :func:`last_phase_again`
-    last_start: tuple[np.ndarray, list[int], np.ndarray] | None = None
+    #: where the last phase started, when the run got there: the moves from the state to
+    #: each of its starts, all of one length (colours do not change moves), for
+    #: :func:`last_phase_again`
+    last_ways: list[list[int]] | None = None
 
 
 def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
@@ -100,84 +101,99 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     beams stop where the whole answer could no longer be shorter, the last
     phase's length counted as at least ``LAST_PHASE_AT_LEAST`` before it starts,
     and a run that cannot beat it fails (nor meets in the middle, nor
-    repairs: those answers are longer)."""
+    repairs: those answers are longer). The first phase may find several
+    ways of its optimal length (``FIRST_PHASE_WAYS``): they end on other
+    states, and the next phase's beam starts from all of them at once."""
     c = puzzle.c
     relabel = order if order is not None else np.arange(c, dtype=np.uint8)
-    x = relabel[cells].astype(np.uint8)
-    path: list[int] = []
+    x = relabel[cells].astype(np.uint8)   # every way below is a sequence of moves from here
+    paths: list[list[int]] = [[]]          # the ways the phases so far found, all of one length
     lower = 0
     first = int(np.flatnonzero(relabel == 0)[0])   # the colour gathered first
-    last_start = None
+    last_ways = None
     for k in range(2, c + 1):
         if k == c:
-            last_start = x, path, relabel
+            last_ways = paths
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = effort.spent() + effort.left(deadline) / phases_left
         levels = None   # the first phase, shared by orders, is never cut short
         if shorter is not None and k > 2:
-            levels = shorter - 1 - len(path) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
+            levels = shorter - 1 - len(paths[0]) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
         if k == 2 and firsts is not None and first in firsts:
-            found, stuck, lower = firsts[first]
+            ways, stuck, lower = firsts[first]
         elif levels is not None and levels <= 0:
-            found, stuck = None, []
+            ways, stuck = [], []
         else:
-            found, stuck, bound = _gather_phase(guide, store, coarsen(x, k), phase_deadline, deadline,
-                                                last_meet or k < c, k < c and levels is None, levels)
+            ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
+                                               last_meet or k < c, k < c and levels is None, levels, c)
             if k == 2:
                 lower = bound
                 if firsts is not None:
-                    firsts[first] = found, stuck, lower
-        if found is None:
-            reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), path + moves)
-                       for moves in [[], *stuck]]
-            return Chain(None, k - 2, reached, lower, last_start)
+                    firsts[first] = ways, stuck, lower
+        if not ways:
+            reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), moves)
+                       for moves in [paths[0], *stuck]]
+            return Chain(None, k - 2, reached, lower, last_ways)
         if k == c:
-            return Chain(_joined(path, found, relabel), k - 1, [], lower, last_start)
-        seg = found.moves(store, guide.puzzle, guide.endgame)
-        x = x[permutation_of(puzzle.moves, seg)]
-        path += seg
+            return Chain(_joined(ways[0], relabel), k - 1, [], lower, last_ways)
+        paths = _distinct(x, [way.moves(store, guide.puzzle, guide.endgame) for way in ways], puzzle)
     raise AssertionError("unreachable: the last phase returns")
 
 
-def last_phase_again(puzzle: Puzzle, chain: Chain, guides: Callable[[int], Guide], deadline: float,
-                     width: int, shorter: int) -> Found | None:
-    """The last phase of ``chain`` once more from where it started, with a
-    beam ``width`` wide, capped to beat ``shorter`` moves in all: the whole
-    way to solved, or None. A wider beam splits the two merged colours in
-    fewer moves (240 splits: 22.0 moves on average 4,000 wide against 25.4
-    at the phases' 1,000) at four times the cost, so it is worth it where
-    the phases before it were short."""
-    x, path, relabel = chain.last_start
-    levels = shorter - 1 - len(path)
-    if levels <= 0:
+def _distinct(x: np.ndarray, paths: list[list[int]], puzzle: Puzzle) -> list[list[int]]:
+    """``paths`` from ``x``, one for each state they end on."""
+    seen, kept = set(), []
+    for path in paths:
+        if (end := x[permutation_of(puzzle.moves, path)].tobytes()) not in seen:
+            seen.add(end)
+            kept.append(path)
+    return kept
+
+
+def last_phase_again(puzzle: Puzzle, cells: np.ndarray, chains: list[Chain], guides: Callable[[int], Guide],
+                     deadline: float, width: int, shorter: int) -> Found | None:
+    """The last phase once more, in one beam ``width`` wide from where the
+    ``chains`` (runs of the phases on ``cells``, any order) started it, capped to
+    beat ``shorter`` moves in all: the whole way to solved, or None. The
+    orders relabel only colours of one count, whose every relabelling of a
+    solved state is solved, so their starts are one search's. A wider beam
+    splits the merged colours in fewer moves (four colours, 240 splits: 22.0
+    moves on average 4,000 wide against 25.4 at the phases' 1,000), and
+    from every start at once it goes on from the most promising."""
+    paths = _distinct(cells, sorted((path for chain in chains for path in chain.last_ways or []), key=len), puzzle)
+    if not paths or shorter - 1 - len(paths[0]) <= 0:
         return None
-    found, _ = _phase(guides(puzzle.c), x, deadline, meet=False, levels=levels, width=width)
-    return None if found is None else _joined(path, found, relabel)
+    found, _ = _phase(guides(puzzle.c), cells, paths, deadline, meet=False, levels=shorter - 1 - len(paths[0]),
+                      width=width)
+    return found[0] if found else None
 
 
-def _joined(path: list[int], found: Found, relabel: np.ndarray) -> Found:
-    """The whole way: ``path`` to the last phase's start, then its ``found``
-    (whose state in the tree gets its colours back)."""
+def _joined(found: Found, relabel: np.ndarray) -> Found:
+    """The whole way, whose state in the tree gets its colours back."""
     meet = None if found.meet is None else relabel_back(found.meet, relabel)
-    return Found(path + found.path, meet, found.rest)
+    return Found(found.path, meet, found.rest)
 
 
-def _gather_phase(guide: Guide, store: Store, start: np.ndarray, phase_deadline: float, deadline: float,
-                  meet: bool, repair: bool, levels: int | None = None
-                  ) -> tuple[Found | None, list[list[int]], int]:
-    """One phase in its own grid: (the way to solved or None, the moves to
-    the stalled beam's best states, a proven lower bound or 0). The two-
-    colour grid tries :func:`_first_phase` first; a stalled phase is
-    repaired when ``repair`` (every phase but the last); the beam goes at
-    most ``levels`` deep."""
-    found, stuck, lower = None, [], 0
+def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
+                  deadline: float, meet: bool, repair: bool, levels: int | None = None, colours: int = 3
+                  ) -> tuple[list[Found], list[list[int]], int]:
+    """One phase in its own grid, from the states ``paths`` lead to from
+    ``start``: (the ways to solved found, as moves from ``start``, none
+    where it failed; the moves to the stalled beam's best states; a proven
+    lower bound or 0). The two-colour grid tries :func:`_first_phase`
+    first, for up to ``FIRST_PHASE_WAYS`` ways (by the whole grid's
+    ``colours``); a stalled phase is repaired when ``repair`` (every phase
+    but the last); the beam goes at most ``levels`` deep."""
+    found, stuck, lower = [], [], 0
+    ways = FIRST_PHASE_WAYS.get(colours, 1) if guide.c == 2 else 1
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
-        found, lower = _first_phase(guide, start, phase_deadline)
-    if found is None:
-        found, stuck = _phase(guide, start, phase_deadline, meet=meet, levels=levels)
-    if found is None and repair and stuck:   # repair the phase in its own grid, then go on
-        found = _repair_phase(guide, store, start, stuck[0], deadline)
+        found, lower = _first_phase(guide, start, phase_deadline, colours)
+    if found:
+        return found, stuck, lower
+    found, stuck = _phase(guide, start, paths, phase_deadline, meet=meet, levels=levels, ways=ways)
+    if not found and repair and stuck:   # repair the phase in its own grid, then go on
+        found = [f for f in [_repair_phase(guide, store, start, stuck[0], deadline)] if f is not None]
     return found, stuck, lower
 
 
@@ -203,18 +219,26 @@ def relabel_back(cells: np.ndarray, relabel: np.ndarray) -> np.ndarray:
     return back[cells]
 
 
-def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Found | None, int]:
-    """Gathering the first colour is the two-colour grid itself: its
-    optimal answer when the tree holds ``start`` or meet in the middle
-    reaches it (within ``FIRST_PHASE_MEET_CHILDREN``), else None; and a proven
-    lower bound on that grid's distance (the exact one with an answer).
-    A colour cannot be gathered in fewer moves than solving the whole
-    grid takes, so the bound holds for the whole grid too."""
+def _first_phase(guide: Guide, start: np.ndarray, deadline: float, colours: int = 3) -> tuple[list[Found], int]:
+    """Gathering the first colour is the two-colour grid itself: up to
+    ``FIRST_PHASE_WAYS`` of its optimal answers (by the whole grid's
+    ``colours``) when the tree holds ``start`` (one) or meet in the middle
+    reaches it (within ``FIRST_PHASE_MEET_CHILDREN`` and
+    ``FIRST_PHASE_MEET_EFFORT``), else none; and a proven lower bound on
+    that grid's distance (the exact one with an answer). A colour cannot be
+    gathered in fewer moves than solving the whole grid takes, so the bound
+    holds for the whole grid too."""
     depth = int(guide.endgame.depth(start[None])[0])
     if depth >= 0:
-        return Found([], start, depth), depth
-    found, bound, _ = meet_in_the_middle(guide, start, deadline, FIRST_PHASE_MEET_CHILDREN)
+        return [Found([], start, depth)], depth
+    found, bound, _ = meet_ways(guide, start, effort.within(deadline, _by_colours(FIRST_PHASE_MEET_EFFORT, colours)),
+                                _by_colours(FIRST_PHASE_MEET_CHILDREN, colours), FIRST_PHASE_WAYS.get(colours, 1))
     return found, bound   # with an answer, the bound is its length
+
+
+def _by_colours(setting: dict, colours: int):
+    """A setting's value for grids of ``colours`` colours (key 0: any other)."""
+    return setting.get(colours, setting[0])
 
 
 def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],
@@ -230,20 +254,24 @@ def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int
     return Found(moves + more, y, 0) if p.is_solved(y) else None
 
 
-def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
-           levels: int | None = None, width: int | None = None) -> tuple[Found | None, list[list[int]]]:
+def _phase(guide: Guide, start: np.ndarray, paths: list[list[int]], deadline: float, meet: bool = True,
+           levels: int | None = None, width: int | None = None, ways: int = 1
+           ) -> tuple[list[Found], list[list[int]]]:
     """Beam search in one coarse grid, ``width`` wide (by default
     ``PHASE_WIDTH`` of the grid's colours), giving up after ``PHASE_STALL``
     levels without progress. With ``levels`` (a cap) it goes at most that
     deep and drops a longer answer (a beam state's way through the tree);
     without, where it stalls, meet in the middle (with ``meet``) from its
-    best states (fewest misplaced cells, then fewest moves). Returns (the
-    way to solved or None, the moves to the best states)."""
-    found, waypoints = beam_search(guide, start, width or PHASE_WIDTH.get(guide.c, 8000), deadline,
-                                   max_levels=levels or 200, stall=PHASE_STALL)
+    best states (fewest misplaced cells, then fewest moves). The beam starts
+    from every state ``paths`` lead to from ``start`` at once. Returns (up
+    to ``ways`` ways to solved of the same length, as moves from ``start``,
+    none where it failed; the moves to the best states)."""
+    starts = np.stack([start[permutation_of(guide.puzzle.moves, path)] for path in paths])
+    found, waypoints = beam_ways(guide, starts, width or PHASE_WIDTH.get(guide.c, 8000), deadline, ways,
+                                 max_levels=levels or 200, stall=PHASE_STALL, prefixes=paths)
     if levels is not None:
-        return (found if found is not None and found.length <= levels else None), []
-    if found is not None:
+        return [f for f in found if f.length - min(map(len, paths)) <= levels], []
+    if found:
         return found, []
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]
@@ -255,5 +283,5 @@ def _phase(guide: Guide, start: np.ndarray, deadline: float, meet: bool = True,
         w, moves = waypoints[i]
         met, _, _ = meet_in_the_middle(guide, w, effort.within(deadline, PHASE_MEET_EFFORT), PHASE_MEET_CHILDREN)
         if met is not None:
-            return Found(moves + met.path, met.meet, met.rest), []
-    return None, [waypoints[i][1] for i in ranked[:PHASE_MEET_TRIES]]
+            return [Found(moves + met.path, met.meet, met.rest)], []
+    return [], [waypoints[i][1] for i in ranked[:PHASE_MEET_TRIES]]

@@ -1,6 +1,7 @@
 """Every tuning knob of the solver in one place: beam widths, time shares,
 search sizes and the depths trees are held to. Each says what it was
 measured against; the modules named in each section read them from here."""
+import math
 
 # Effort: what a solve may spend, counted in nodes (effort.py)
 
@@ -56,7 +57,7 @@ PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the g
                             # guide the beam to shorter answers)
 RUN_AT_LEAST = 0.3 * NODES_PER_SECOND   # nodes: with an answer, a run of the phases starts if this is left
                             # (it stops where it cannot beat the answer, so even a short run may)
-AGAIN_WIDTH = {3: 300_000, 4: 4000}   # per colour count, the last phase's beam when run again on
+AGAIN_WIDTH = {3: 30_000, 4: 4000}   # per colour count, the last phase's beam when run again on
                             # the budget left after every order, from the starts the shortest earlier
                             # phases reached. Four colours: 240 splits of 20 states, time unlimited:
                             # best of 12 at 1,000 wide 55.8 moves, with the 4 such starts again 4,000
@@ -64,7 +65,9 @@ AGAIN_WIDTH = {3: 300_000, 4: 4000}   # per colour count, the last phase's beam 
                             # 12 states: 35.83 moves without it, 32.75 at 32,000 wide, 31.75 at
                             # 100,000, 31.25 at 200,000, 30.67 at 300,000 (2.8 GB, median 7.6 s),
                             # 32.25 at 600,000 (the budget ends most such beams before they finish)
-AGAIN_RUNS = 4              # such starts at most
+AGAIN_NODES = {3: 150}      # per colour count, nodes such a beam costs per unit of width (8x8 three colours,
+                            # 300,000 wide: 110-180); its width is then what the budget left allows
+AGAIN_FILL = 0.9            # of the budget left, for that beam
 AGAIN_AT_LEAST = 0.5 * NODES_PER_SECOND   # nodes left for one (a wide last phase takes about 1 s)
 FINISH_SHARE = 0.15         # of the budget, left by the phases for repairs and cell exchanges
                             # while no run of the phases has finished
@@ -107,13 +110,17 @@ MEET_KEEP = 8_000_000          # children of a level worth deduplicating into a 
 #: beam width per colour count of a phase on 8x8
 PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-colour tree,
                                               # four tree lookups a child
+FIRST_PHASE_WAYS = {3: 30}          # per colour count, optimal ways the first phase keeps (meet.meet_ways)
+WAYS_UNTIL = 0.5                    # of the budget: runs from the first phase's other ways start before it
 PHASE_MEET_TRIES = 3                # best beam states meet in the middle starts from, per phase
 PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
                               # three and four colours the fifth (~2 M children, ~1.5 s);
                               # deduplicating it (two-word keys) would take 6 s more
 PHASE_MEET_EFFORT = 2.0 * NODES_PER_SECOND   # nodes at most, per try
-FIRST_PHASE_MEET_CHILDREN = 1_000_000   # the first phase's meet in the middle from its start: on 8x8
-                              # five levels, exact up to 14 moves with the derived tree (~0.5 s)
+#: per colour count (0: any other), the first phase's meet in the middle from its start: on 8x8
+#: 1 M children: five levels, exact up to 14 moves with the derived tree (~0.5 s)
+FIRST_PHASE_MEET_CHILDREN = {3: 8_000_000, 0: 1_000_000}
+FIRST_PHASE_MEET_EFFORT = {3: 3.0 * NODES_PER_SECOND, 0: math.inf}
 PHASE_REPAIR_EFFORT = 1.5 * NODES_PER_SECOND   # nodes at most, for repairing a stalled phase before the last
 PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
                               # best answer capping later runs, a patient beam costs little (20
