@@ -164,7 +164,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
-        ways, lower = _first_phase(guide, start, effort.NEVER, colours=3)
+        ways, lower = _first_phase(guide, start, effort.NEVER)
         assert ways and lower == distance(start)
         for found in ways:
             whole = found.moves(store, two, guide.endgame)
@@ -172,7 +172,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
         seen.add(ways[0].path == [])
         several = max(several, len(ways))
     assert seen == {True, False}   # both held by the tree and met beyond it
-    assert 1 < several <= FIRST_PHASE_WAYS[3]
+    assert 1 < several <= FIRST_PHASE_WAYS
 
 
 def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, monkeypatch):
@@ -279,7 +279,7 @@ def test_the_last_phase_starts_from_every_way_the_first_found(tmp_path):
     for cells in random_states(p, 8, seed=41):
         chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER)
         paths = chain.last_ways
-        assert len({len(path) for path in paths}) == 1 and len(paths) <= FIRST_PHASE_WAYS[3]
+        assert len({len(path) for path in paths}) == 1 and len(paths) <= FIRST_PHASE_WAYS
         ends = {p.apply(cells, path).tobytes() for path in paths}
         assert len(ends) == len(paths)   # one way per end state
         assert all(two.is_solved(coarsen(p.apply(cells, path), 2)) for path in paths)

@@ -12,7 +12,12 @@ place of subgroups.
 
 The first phase is the two-colour grid itself, so it first tries meet in
 the middle from its start (:mod:`.meet`; exact up to 14 moves on 8x8, where
-the two-colour tree is held to depth 9). Otherwise, and in the later
+the two-colour tree is held to depth 9; 15 where it has the budget). A colour
+gathers in many ways of the same, optimal length, ending on different
+states; how long the next phase takes depends much on which (four 8x8
+three-colour states, 30 ways each: 34.0 moves from the first way, 29.75
+from the best), so the first phase keeps up to ``FIRST_PHASE_WAYS`` of
+them and the next phase's beam starts from all at once. Otherwise, and in the later
 phases, a phase is a beam search in its own grid, handed over to its tree
 when a beam state is held there. Where the beam stalls a few cells short of
 solved (it minimises misplaced cells, and the last four to eight need a
@@ -34,7 +39,8 @@ middle.
 
 Measured on 8x8 (docs/solver.md): three colours 34.3 moves on average
 instead of 138 from the direct beam and cell exchanges (30.5 with the
-budget left spent on the last phase again, 300,000 wide); four colours 54.6
+budget left spent on the last phase again, 300,000 wide, from the
+shorter order's start; see CHANGELOG.md for the ways); four colours 54.6
 (56.5 before the time left went to wider last phases, 57.1 before later
 orders were capped by the best answer, 61.6 before orders shared their
 first phases, 74.3 with the misfit beam in the last phase, 194 from the
@@ -126,7 +132,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
             ways, stuck = [], []
         else:
             ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
-                                               last_meet or k < c, k < c and levels is None, levels, c)
+                                               last_meet or k < c, k < c and levels is None, levels)
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -176,19 +182,19 @@ def _joined(found: Found, relabel: np.ndarray) -> Found:
 
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
-                  deadline: float, meet: bool, repair: bool, levels: int | None = None, colours: int = 3
+                  deadline: float, meet: bool, repair: bool, levels: int | None = None
                   ) -> tuple[list[Found], list[list[int]], int]:
     """One phase in its own grid, from the states ``paths`` lead to from
     ``start``: (the ways to solved found, as moves from ``start``, none
     where it failed; the moves to the stalled beam's best states; a proven
-    lower bound or 0). The two-colour grid tries :func:`_first_phase`
-    first, for up to ``FIRST_PHASE_WAYS`` ways (by the whole grid's
-    ``colours``); a stalled phase is repaired when ``repair`` (every phase
-    but the last); the beam goes at most ``levels`` deep."""
+    lower bound or 0). The two-colour grid, the first phase, keeps up to
+    ``FIRST_PHASE_WAYS`` ways and tries :func:`_first_phase` first; a
+    stalled phase is repaired when ``repair`` (every phase but the last);
+    the beam goes at most ``levels`` deep."""
     found, stuck, lower = [], [], 0
-    ways = FIRST_PHASE_WAYS.get(colours, 1) if guide.c == 2 else 1
+    ways = FIRST_PHASE_WAYS if guide.c == 2 else 1
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
-        found, lower = _first_phase(guide, start, phase_deadline, colours)
+        found, lower = _first_phase(guide, start, phase_deadline)
     if found:
         return found, stuck, lower
     found, stuck = _phase(guide, start, paths, phase_deadline, meet=meet, levels=levels, ways=ways)
@@ -219,26 +225,20 @@ def relabel_back(cells: np.ndarray, relabel: np.ndarray) -> np.ndarray:
     return back[cells]
 
 
-def _first_phase(guide: Guide, start: np.ndarray, deadline: float, colours: int = 3) -> tuple[list[Found], int]:
+def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[list[Found], int]:
     """Gathering the first colour is the two-colour grid itself: up to
-    ``FIRST_PHASE_WAYS`` of its optimal answers (by the whole grid's
-    ``colours``) when the tree holds ``start`` (one) or meet in the middle
-    reaches it (within ``FIRST_PHASE_MEET_CHILDREN`` and
-    ``FIRST_PHASE_MEET_EFFORT``), else none; and a proven lower bound on
+    ``FIRST_PHASE_WAYS`` of its optimal answers when the tree holds
+    ``start`` (one) or meet in the middle reaches it (within
+    ``FIRST_PHASE_MEET_CHILDREN`` and ``FIRST_PHASE_MEET_EFFORT``), else none; and a proven lower bound on
     that grid's distance (the exact one with an answer). A colour cannot be
     gathered in fewer moves than solving the whole grid takes, so the bound
     holds for the whole grid too."""
     depth = int(guide.endgame.depth(start[None])[0])
     if depth >= 0:
         return [Found([], start, depth)], depth
-    found, bound, _ = meet_ways(guide, start, effort.within(deadline, _by_colours(FIRST_PHASE_MEET_EFFORT, colours)),
-                                _by_colours(FIRST_PHASE_MEET_CHILDREN, colours), FIRST_PHASE_WAYS.get(colours, 1))
+    found, bound, _ = meet_ways(guide, start, effort.within(deadline, FIRST_PHASE_MEET_EFFORT),
+                                FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_WAYS)
     return found, bound   # with an answer, the bound is its length
-
-
-def _by_colours(setting: dict, colours: int):
-    """A setting's value for grids of ``colours`` colours (key 0: any other)."""
-    return setting.get(colours, setting[0])
 
 
 def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],

@@ -1,7 +1,6 @@
 """Every tuning knob of the solver in one place: beam widths, time shares,
 search sizes and the depths trees are held to. Each says what it was
 measured against; the modules named in each section read them from here."""
-import math
 
 # Effort: what a solve may spend, counted in nodes (effort.py)
 
@@ -58,15 +57,16 @@ PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the g
 RUN_AT_LEAST = 0.3 * NODES_PER_SECOND   # nodes: with an answer, a run of the phases starts if this is left
                             # (it stops where it cannot beat the answer, so even a short run may)
 AGAIN_WIDTH = {3: 30_000, 4: 4000}   # per colour count, the last phase's beam when run again on
-                            # the budget left after every order, from the starts the shortest earlier
-                            # phases reached. Four colours: 240 splits of 20 states, time unlimited:
-                            # best of 12 at 1,000 wide 55.8 moves, with the 4 such starts again 4,000
-                            # wide 54.2. Three colours (both orders done in about 3 s of the 10 s),
-                            # 12 states: 35.83 moves without it, 32.75 at 32,000 wide, 31.75 at
-                            # 100,000, 31.25 at 200,000, 30.67 at 300,000 (2.8 GB, median 7.6 s),
-                            # 32.25 at 600,000 (the budget ends most such beams before they finish)
+                            # the budget left after every order, one beam from every order's starts
+                            # (phases.last_phase_again). Four colours: 240 splits of 20 states, time
+                            # unlimited: best of 12 at 1,000 wide 55.8 moves, with the 4 shortest
+                            # starts again 4,000 wide 54.2. Three colours, at least this wide (12
+                            # states: 35.83 moves without it; from one start 32.75 at 32,000, 31.25 at
+                            # 200,000, 30.67 at 300,000; from every start 30.67 at 200,000, 30.08 at
+                            # 300,000, 30.17 at 400,000 (the budget ends some beams); as wide as
+                            # AGAIN_NODES allows, 30.00)
 AGAIN_NODES = {3: 150}      # per colour count, nodes such a beam costs per unit of width (8x8 three colours,
-                            # 300,000 wide: 110-180); its width is then what the budget left allows
+                            # 300,000 wide: 110-180 on 12 states); its width is then what the budget left allows
 AGAIN_FILL = 0.9            # of the budget left, for that beam
 AGAIN_AT_LEAST = 0.5 * NODES_PER_SECOND   # nodes left for one (a wide last phase takes about 1 s)
 FINISH_SHARE = 0.15         # of the budget, left by the phases for repairs and cell exchanges
@@ -110,17 +110,23 @@ MEET_KEEP = 8_000_000          # children of a level worth deduplicating into a 
 #: beam width per colour count of a phase on 8x8
 PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-colour tree,
                                               # four tree lookups a child
-FIRST_PHASE_WAYS = {3: 30}          # per colour count, optimal ways the first phase keeps (meet.meet_ways)
-WAYS_UNTIL = 0.5                    # of the budget: runs from the first phase's other ways start before it
+#: ways of the first phase's length kept (meet.meet_ways, beam.beam_ways): the next phase starts
+#: from all. 12 states, three colours: 10 ways 30.50 moves, 30 30.33, 100 30.33; four colours
+#: (with six levels below): 10 ways 54.33, 30 52.67
+FIRST_PHASE_WAYS = 30
 PHASE_MEET_TRIES = 3                # best beam states meet in the middle starts from, per phase
 PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
                               # three and four colours the fifth (~2 M children, ~1.5 s);
                               # deduplicating it (two-word keys) would take 6 s more
 PHASE_MEET_EFFORT = 2.0 * NODES_PER_SECOND   # nodes at most, per try
-#: per colour count (0: any other), the first phase's meet in the middle from its start: on 8x8
-#: 1 M children: five levels, exact up to 14 moves with the derived tree (~0.5 s)
-FIRST_PHASE_MEET_CHILDREN = {3: 8_000_000, 0: 1_000_000}
-FIRST_PHASE_MEET_EFFORT = {3: 3.0 * NODES_PER_SECOND, 0: math.inf}
+#: the first phase's meet in the middle from its start: on 8x8 8 M children are six levels, exact
+#: up to 15 moves with the derived tree, the sixth streamed until FIRST_PHASE_WAYS ways are found
+#: or FIRST_PHASE_MEET_EFFORT is spent (~2.3 s where it is needed). 12 states: three colours
+#: 30.33 moves, against 30.92 with 1 M children (five levels, ~0.5 s; where a colour gathers in
+#: 15 moves, the beam took 18-22); four colours 52.67 against 54.00; effort 1 s: 54.00 (four
+#: colours), 1.5 s: 30.25 (three), 2 s: 30.33 / 52.67
+FIRST_PHASE_MEET_CHILDREN = 8_000_000
+FIRST_PHASE_MEET_EFFORT = 3.0 * NODES_PER_SECOND
 PHASE_REPAIR_EFFORT = 1.5 * NODES_PER_SECOND   # nodes at most, for repairing a stalled phase before the last
 PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
                               # best answer capping later runs, a patient beam costs little (20
