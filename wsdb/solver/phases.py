@@ -11,8 +11,9 @@ subgroup-phase idea of Thistlethwaite and Kociemba, with colourings in
 place of subgroups.
 
 The first phase is the two-colour grid itself, so it first tries meet in
-the middle from its start (:mod:`.meet`; exact up to 14 moves on 8x8, where
-the two-colour tree is held to depth 9; 15 where it has the budget). A colour
+the middle from its start (:mod:`.meet`; on 8x8, where the two-colour tree
+is held to depth 9, six forward levels make it exact up to 15 moves, within
+its budget). A colour
 gathers in many ways of the same, optimal length, ending on different
 states; how long the next phase takes depends much on which (four 8x8
 three-colour states, 30 ways each: 34.0 moves from the first way, 29.75
@@ -132,7 +133,8 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
             ways, stuck = [], []
         else:
             ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
-                                               last_meet or k < c, k < c and levels is None, levels)
+                                               last_meet or k < c, k < c and levels is None, levels,
+                                               FIRST_PHASE_MEET_CHILDREN[c])
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -182,19 +184,20 @@ def _joined(found: Found, relabel: np.ndarray) -> Found:
 
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
-                  deadline: float, meet: bool, repair: bool, levels: int | None = None
-                  ) -> tuple[list[Found], list[list[int]], int]:
+                  deadline: float, meet: bool, repair: bool, levels: int | None = None,
+                  children: int = FIRST_PHASE_MEET_CHILDREN[3]) -> tuple[list[Found], list[list[int]], int]:
     """One phase in its own grid, from the states ``paths`` lead to from
     ``start``: (the ways to solved found, as moves from ``start``, none
     where it failed; the moves to the stalled beam's best states; a proven
     lower bound or 0). The two-colour grid, the first phase, keeps up to
-    ``FIRST_PHASE_WAYS`` ways and tries :func:`_first_phase` first; a
+    ``FIRST_PHASE_WAYS`` ways and tries :func:`_first_phase` first (meet in
+    the middle within ``children``); a
     stalled phase is repaired when ``repair`` (every phase but the last);
     the beam goes at most ``levels`` deep."""
     found, stuck, lower = [], [], 0
     ways = FIRST_PHASE_WAYS if guide.c == 2 else 1
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
-        found, lower = _first_phase(guide, start, phase_deadline)
+        found, lower = _first_phase(guide, start, phase_deadline, children)
     if found:
         return found, stuck, lower
     found, stuck = _phase(guide, start, paths, phase_deadline, meet=meet, levels=levels, ways=ways)
@@ -225,11 +228,12 @@ def relabel_back(cells: np.ndarray, relabel: np.ndarray) -> np.ndarray:
     return back[cells]
 
 
-def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[list[Found], int]:
+def _first_phase(guide: Guide, start: np.ndarray, deadline: float,
+                 children: int = FIRST_PHASE_MEET_CHILDREN[3]) -> tuple[list[Found], int]:
     """Gathering the first colour is the two-colour grid itself: up to
     ``FIRST_PHASE_WAYS`` of its optimal answers when the tree holds
-    ``start`` (one) or meet in the middle reaches it (within
-    ``FIRST_PHASE_MEET_CHILDREN`` and ``FIRST_PHASE_MEET_EFFORT``), else none; and a proven lower bound on
+    ``start`` (one) or meet in the middle reaches it (within ``children``
+    and ``FIRST_PHASE_MEET_EFFORT``), else none; and a proven lower bound on
     that grid's distance (the exact one with an answer). A colour cannot be
     gathered in fewer moves than solving the whole grid takes, so the bound
     holds for the whole grid too."""
@@ -237,7 +241,7 @@ def _first_phase(guide: Guide, start: np.ndarray, deadline: float) -> tuple[list
     if depth >= 0:
         return [Found([], start, depth)], depth
     found, bound, _ = meet_ways(guide, start, effort.within(deadline, FIRST_PHASE_MEET_EFFORT),
-                                FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_WAYS)
+                                children, FIRST_PHASE_WAYS)
     return found, bound   # with an answer, the bound is its length
 
 

@@ -119,13 +119,14 @@ PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, st
                               # three and four colours the fifth (~2 M children, ~1.5 s);
                               # deduplicating it (two-word keys) would take 6 s more
 PHASE_MEET_EFFORT = 2.0 * NODES_PER_SECOND   # nodes at most, per try
-#: the first phase's meet in the middle from its start: on 8x8 8 M children are six levels, exact
-#: up to 15 moves with the derived tree, the sixth streamed until FIRST_PHASE_WAYS ways are found
-#: or FIRST_PHASE_MEET_EFFORT is spent (~2.3 s where it is needed). 12 states: three colours
-#: 30.33 moves, against 30.92 with 1 M children (five levels, ~0.5 s; where a colour gathers in
-#: 15 moves, the beam took 18-22); four colours 52.67 against 54.00; effort 1 s: 54.00 (four
-#: colours), 1.5 s: 30.25 (three), 2 s: 30.33 / 52.67
-FIRST_PHASE_MEET_CHILDREN = 8_000_000
+#: per colour count, the first phase's meet in the middle from its start: on 8x8 1 M children are
+#: five levels, exact up to 14 moves with the derived tree (~0.5 s); 8 M six, up to 15, the sixth
+#: streamed until FIRST_PHASE_WAYS ways are found or FIRST_PHASE_MEET_EFFORT is spent (~2.3 s
+#: where it is needed). Three colours, 12 states: 30.33 moves with six levels, 30.92 with five
+#: (where a colour gathers in 15 moves, the beam took 18-22); effort 1.5 s: 30.25, 2 s: 30.33.
+#: Four colours gather up to four colours first, each such search its own: 100 states, six levels
+#: 53.64 moves, but three states where no order finished in the budget (finished by repairs)
+FIRST_PHASE_MEET_CHILDREN = {3: 8_000_000, 4: 1_000_000}
 FIRST_PHASE_MEET_EFFORT = 3.0 * NODES_PER_SECOND
 PHASE_REPAIR_EFFORT = 1.5 * NODES_PER_SECOND   # nodes at most, for repairing a stalled phase before the last
 PHASE_STALL = 12              # levels without progress before a phase's beam gives up: with the
