@@ -125,7 +125,8 @@ PHASE_MEET_EFFORT = 2.0 * NODES_PER_SECOND   # nodes at most, per try
 #: where it is needed). Three colours, 12 states: 30.33 moves with six levels, 30.92 with five
 #: (where a colour gathers in 15 moves, the beam took 18-22); effort 1.5 s: 30.25, 2 s: 30.33.
 #: Four colours gather up to four colours first, each such search its own: 100 states, six levels
-#: 53.64 moves, but three states where no order finished in the budget (finished by repairs)
+#: 53.64 moves, but three states where no order finished in the budget (finished by repairs);
+#: five levels 53.11, none
 FIRST_PHASE_MEET_CHILDREN = {3: 8_000_000, 4: 1_000_000}
 FIRST_PHASE_MEET_EFFORT = 3.0 * NODES_PER_SECOND
 PHASE_REPAIR_EFFORT = 1.5 * NODES_PER_SECOND   # nodes at most, for repairing a stalled phase before the last
