@@ -18,8 +18,8 @@ from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
-from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE, MEET_CHILDREN,
-                       PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
+from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE,
+                       MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
 
@@ -134,8 +134,9 @@ def by_phases(p: Problem, lower: int) -> Attempt:
     starts only where the cost of the costliest so far is left; when none
     finishes, the cell exchanges complete the run that got furthest.
     The budget every order leaves goes to the last phase again, wider
-    (``AGAIN_WIDTH``), from the starts the shortest earlier phases reached
-    (:func:`.phases.last_phase_again`)."""
+    (``AGAIN_WIDTH``; where ``AGAIN_NODES`` says what a unit of width
+    costs, as wide as the budget left allows), in one beam from every
+    run's starts (:func:`.phases.last_phase_again`)."""
     if p.coarse is None:
         return by_beam(p, lower)
     c = p.puzzle.c

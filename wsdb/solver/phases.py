@@ -12,19 +12,19 @@ place of subgroups.
 
 The first phase is the two-colour grid itself, so it first tries meet in
 the middle from its start (:mod:`.meet`; on 8x8, where the two-colour tree
-is held to depth 9, six forward levels make it exact up to 15 moves, within
-its budget). A colour
-gathers in many ways of the same, optimal length, ending on different
-states; how long the next phase takes depends much on which (four 8x8
-three-colour states, 30 ways each: 34.0 moves from the first way, 29.75
-from the best), so the first phase keeps up to ``FIRST_PHASE_WAYS`` of
-them and the next phase's beam starts from all at once. Otherwise, and in the later
-phases, a phase is a beam search in its own grid, handed over to its tree
-when a beam state is held there. Where the beam stalls a few cells short of
-solved (it minimises misplaced cells, and the last four to eight need a
-long detour), meet in the middle from its best states finds the exact rest:
-on 8x8 three colours, four misplaced cells are typically 11 moves from
-solved, within the depth-6 tree plus four or five forward levels.
+is held to depth 9, exact up to 14 moves with five forward levels, and on
+three colours up to 15 with six, within its budget). A colour gathers in many ways of the same, optimal length,
+ending on different states; how long the next phase takes depends much on
+which (four 8x8 three-colour states, 30 ways each: 34.0 moves from the
+first way, 29.75 from the best), so the first phase keeps up to
+``FIRST_PHASE_WAYS`` of them and the next phase's beam starts from all at
+once. Otherwise, and in the later phases, a phase is a beam search in its
+own grid, handed over to its tree when a beam state is held there. Where
+the beam stalls a few cells short of solved (it minimises misplaced cells,
+and the last four to eight need a long detour), meet in the middle from its
+best states finds the exact rest: on 8x8 three colours, four misplaced
+cells are typically 11 moves from solved, within the depth-6 tree plus four
+or five forward levels.
 
 A phase before the last that stalls even so is finished by repairs in its
 own grid (:mod:`.repair`), and the phases go on. The last phase of four
@@ -41,11 +41,11 @@ middle.
 Measured on 8x8 (docs/solver.md): three colours 34.3 moves on average
 instead of 138 from the direct beam and cell exchanges (30.5 with the
 budget left spent on the last phase again, 300,000 wide; 29.4 with the
-first phase's ways and that beam from every start); four colours 54.6
-(53.1 with the ways; 56.5 before the time left went to wider last phases, 57.1 before later
-orders were capped by the best answer, 61.6 before orders shared their
-first phases, 74.3 with the misfit beam in the last phase, 194 from the
-direct beam).
+first phase's ways and that beam from every start); four colours 54.6 (53.1
+with the ways; 56.5 before the time left went to wider last phases, 57.1
+before later orders were capped by the best answer, 61.6 before orders
+shared their first phases, 74.3 with the misfit beam in the last phase, 194
+from the direct beam).
 """
 from __future__ import annotations
 
@@ -65,8 +65,9 @@ from .kernels import misfit
 from .meet import meet_in_the_middle, meet_ways
 from .repair import repair
 from .tables import gather_colours
-from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST, PHASE_MEET_CHILDREN,
-                       PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL, PHASE_WIDTH)
+from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST,
+                       PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL,
+                       PHASE_WIDTH)
 
 
 @dataclass
@@ -184,8 +185,8 @@ def _joined(found: Found, relabel: np.ndarray) -> Found:
 
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
-                  deadline: float, meet: bool, repair: bool, levels: int | None = None,
-                  children: int = FIRST_PHASE_MEET_CHILDREN[3]) -> tuple[list[Found], list[list[int]], int]:
+                  deadline: float, meet: bool, repair: bool, levels: int | None,
+                  children: int) -> tuple[list[Found], list[list[int]], int]:
     """One phase in its own grid, from the states ``paths`` lead to from
     ``start``: (the ways to solved found, as moves from ``start``, none
     where it failed; the moves to the stalled beam's best states; a proven
