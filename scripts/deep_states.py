@@ -157,10 +157,10 @@ class Prover:
         return False
 
 
-def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> bool:
+def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> None:
     """Walk the level K - 1 from ``plateau`` (states answered there), solving
     each one's neighbours (one per class, ``most`` in all) and proving the
-    long answers."""
+    long answers, until one is proven at least K."""
     k = prover.k
     seen = {canonical_cells(parse_state(s)[1], puzzle.maps, puzzle.interchangeable).tobytes() for s in plateau}
     queue = collections.deque(plateau)
@@ -182,8 +182,8 @@ def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> bool:
         print(f"climb: {solved} neighbours solved, {len(queue)} at {k - 1} to visit; "
               f"{by_length(solutions)}", flush=True)
         if prover.first(long_answers(solutions, k)):
-            return True
-    return False
+            return
+
 
 if __name__ == "__main__":
     main()

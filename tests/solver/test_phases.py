@@ -13,7 +13,7 @@ from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.phases import coarsen, last_phase_again, phase_orders, relabel_back, run_phases
-from wsdb.solver.settings import FIRST_PHASE_WAYS
+from wsdb.solver.settings import FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_WAYS
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
@@ -164,7 +164,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
-        ways, lower = _first_phase(guide, start, effort.NEVER)
+        ways, lower = _first_phase(guide, start, effort.NEVER, FIRST_PHASE_MEET_CHILDREN[3])
         assert ways and lower == distance(start)
         for found in ways:
             whole = found.moves(store, two, guide.endgame)

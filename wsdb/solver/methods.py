@@ -141,7 +141,7 @@ def by_phases(p: Problem, lower: int) -> Attempt:
         return by_beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * p.deadline   # the meter starts at 0 with each state
-    best, furthest, reached, firsts, lasts = None, None, [], {}, []   # lasts: every run
+    best, furthest, reached, firsts, chains = None, None, [], {}, []
     took = {False: 0.0, True: 0.0}   # a run's cost, by whether its first colour was gathered before
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
@@ -161,13 +161,13 @@ def by_phases(p: Problem, lower: int) -> Attempt:
             furthest = chain
         if chain.found is None and chain.phases_done == c - 2:   # stalled in the last phase
             reached += chain.reached
-        lasts.append(chain)
+        chains.append(chain)
     width, left = AGAIN_WIDTH.get(c), effort.left(p.deadline)
     if best is not None and width and left >= AGAIN_AT_LEAST:
         # the budget left: the last phase again, wider, from every run's starts at once
         if c in AGAIN_NODES:   # as wide as the budget left allows
             width = max(width, int(AGAIN_FILL * left / AGAIN_NODES[c]))
-        found = last_phase_again(p.puzzle, p.cells, lasts, p.coarse, p.deadline, width, best.length)
+        found = last_phase_again(p.puzzle, p.cells, chains, p.coarse, p.deadline, width, best.length)
         if found is not None and found.length < best.length:
             best = found
     if best is not None:

@@ -171,10 +171,10 @@ def last_phase_again(puzzle: Puzzle, cells: np.ndarray, chains: list[Chain], gui
     moves on average 4,000 wide against 25.4 at the phases' 1,000), and
     from every start at once it goes on from the most promising."""
     paths = _distinct(cells, sorted((path for chain in chains for path in chain.last_ways or []), key=len), puzzle)
-    if not paths or shorter - 1 - len(paths[0]) <= 0:
+    levels = shorter - 1 - len(paths[0]) if paths else 0   # the beam's levels that can still beat ``shorter``
+    if levels <= 0:
         return None
-    found, _ = _phase(guides(puzzle.c), cells, paths, deadline, meet=False, levels=shorter - 1 - len(paths[0]),
-                      width=width)
+    found, _ = _phase(guides(puzzle.c), cells, paths, deadline, meet=False, levels=levels, width=width)
     return found[0] if found else None
 
 
@@ -192,9 +192,9 @@ def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[lis
     where it failed; the moves to the stalled beam's best states; a proven
     lower bound or 0). The two-colour grid, the first phase, keeps up to
     ``FIRST_PHASE_WAYS`` ways and tries :func:`_first_phase` first (meet in
-    the middle within ``children``); a
-    stalled phase is repaired when ``repair`` (every phase but the last);
-    the beam goes at most ``levels`` deep."""
+    the middle within ``children``); a stalled phase is repaired when
+    ``repair`` (every phase but the last); the beam goes at most ``levels``
+    deep."""
     found, stuck, lower = [], [], 0
     ways = FIRST_PHASE_WAYS if guide.c == 2 else 1
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
@@ -203,7 +203,8 @@ def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[lis
         return found, stuck, lower
     found, stuck = _phase(guide, start, paths, phase_deadline, meet=meet, levels=levels, ways=ways)
     if not found and repair and stuck:   # repair the phase in its own grid, then go on
-        found = [f for f in [_repair_phase(guide, store, start, stuck[0], deadline)] if f is not None]
+        repaired = _repair_phase(guide, store, start, stuck[0], deadline)
+        found = [] if repaired is None else [repaired]
     return found, stuck, lower
 
 
@@ -229,8 +230,7 @@ def relabel_back(cells: np.ndarray, relabel: np.ndarray) -> np.ndarray:
     return back[cells]
 
 
-def _first_phase(guide: Guide, start: np.ndarray, deadline: float,
-                 children: int = FIRST_PHASE_MEET_CHILDREN[3]) -> tuple[list[Found], int]:
+def _first_phase(guide: Guide, start: np.ndarray, deadline: float, children: int) -> tuple[list[Found], int]:
     """Gathering the first colour is the two-colour grid itself: up to
     ``FIRST_PHASE_WAYS`` of its optimal answers when the tree holds
     ``start`` (one) or meet in the middle reaches it (within ``children``
