@@ -22,6 +22,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
     args = ap.parse_args()
     from wsdb.db.store import Store
+    from wsdb.stats.bounds import argument
 
     rows = Store.open(args.db).bound_rows()
     best: dict[tuple, dict] = {}
@@ -38,7 +39,7 @@ def main() -> None:
             if r is None:
                 return "-", "-"
             w = json.loads(r["witness"])
-            said = r["method"] + (f": `{w['state']}`" if "state" in w else "")
+            said = argument(r["method"], w) + (f": `{w['state']}`" if "state" in w else "")
             return str(r["value"]), said
         lv, lby = how(lo)
         hv, hby = how(hi)

@@ -1060,7 +1060,8 @@ def bounds_compute(n, c, db, as_json, quiet):
         if as_json:
             click.echo(json.dumps(b.row() | {"witness": b.witness}))
         else:
-            click.echo(f"{n}x{n} {c} colours: {b.kind} bound {b.value} by {b.method} ({b.seconds:.2f} s)")
+            click.echo(f"{n}x{n} {c} colours: {b.kind} bound {b.value} by {bd.argument(b.method, b.witness)} "
+                       f"({b.seconds:.2f} s)")
     for line in missing:
         click.echo(f"wsdb: not proven: {line}", err=True)
 

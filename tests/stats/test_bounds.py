@@ -89,11 +89,91 @@ def test_a_proven_state_is_its_exact_distance(db, exact_distance):
     assert b.value == exact_distance(4)(cells) <= 12
 
 
+def pruned_reach(puzzle, depth):
+    """States per depth reached from the solved states by the move
+    sequences the pruning table allows, each first at its shortest allowed
+    length: a walk over (state, last family) pairs."""
+    weights = puzzle.c ** np.arange(puzzle.ncells, dtype=np.int64)
+    states = puzzle.solved.astype(np.int64)
+    rows = np.full(len(states), len(puzzle.blocked) - 1)
+    seen, pairs = set((states @ weights).tolist()), set()
+    per_depth = [len(seen)]
+    for _ in range(depth):
+        kids, fams = [], []
+        for m in range(len(puzzle.moves)):
+            fam = int(puzzle.move_family[m])
+            go = ~puzzle.blocked[rows, fam]
+            kids.append(states[go][:, puzzle.moves[m]])
+            fams.append(np.full(int(go.sum()), fam))
+        states, rows = np.concatenate(kids), np.concatenate(fams)
+        codes = states @ weights
+        _, first = np.unique(codes * len(puzzle.blocked) + rows, return_index=True)
+        fresh = [i for i in first if (int(codes[i]), int(rows[i])) not in pairs]
+        pairs.update(zip(codes[fresh].tolist(), rows[fresh].tolist()))
+        states, rows = states[fresh], rows[fresh]
+        new = set(codes[fresh].tolist()) - seen
+        seen |= new
+        per_depth.append(len(new))
+    return per_depth
+
+
+@pytest.mark.parametrize("c", [2, 3])
+def test_the_pruned_sequences_reach_every_state_as_soon_as_any_sequence(brute, c):
+    # the counting bound rests on it: every state within d has an allowed sequence of at most d moves
+    truth = brute(4, c).states   # states per depth, breadth-first over every raw state (no wsdb code)
+    depth = len(truth) - 1 if c == 2 else 5
+    assert pruned_reach(wsdb.wrapslide(4, c), depth) == truth[:depth + 1]
+
+
+def words(puzzle, length):
+    """Allowed move sequences of ``length`` moves, by enumeration."""
+    start = len(puzzle.blocked) - 1
+    count = 0
+    for seq in itertools.product(range(len(puzzle.moves)), repeat=length):
+        rows = [start] + [int(puzzle.move_family[m]) for m in seq]
+        count += all(not puzzle.blocked[a, b] for a, b in zip(rows, rows[1:]))
+    return count
+
+
+def test_the_allowed_sequences_are_counted_as_by_enumeration():
+    p = wsdb.wrapslide(4, 3)
+    steps = bd.continuations(p.blocked, p.move_family)
+    assert [next(steps)[-1] for _ in range(5)] == [words(p, k) for k in range(5)]
+
+
+@pytest.mark.parametrize("c", [2, 3])
+def test_the_counted_ball_holds_the_states_of_a_complete_tree(brute, c):
+    p, truth = wsdb.wrapslide(4, c), brute(4, c).states
+    b = bd.counting(4, c)
+    assert b.value <= len(truth) - 1   # at most the God number
+    within = list(itertools.accumulate(truth))
+    for d in range(1, len(truth)):
+        # the bound for "no more than within[d] states": the radius it proves is at most d
+        assert bd.first_radius(p.blocked, p.move_family, within[d], 0, len(p.solved), len(p.solved))[0] <= d
+        # and a tree's levels to any depth D, counted on from there, hold every later depth too
+        for top in range(1, d):
+            assert bd.first_radius(p.blocked, p.move_family, within[d], top, within[top], truth[top])[0] <= d
+
+
 def test_the_counting_bound_is_the_first_radius_that_holds_every_state():
     b = bd.counting(6, 4)
-    moves, roots, states = b.witness["moves"], b.witness["solved"], b.witness["states"]
-    ball = [1 + moves * sum((moves - 1) ** k for k in range(d)) for d in range(b.value + 1)]
-    assert roots * ball[b.value - 1] < states <= roots * ball[b.value]
+    p = wsdb.wrapslide(6, 4)
+    steps = bd.continuations(p.blocked, p.move_family)
+    ball = list(itertools.accumulate(len(p.solved) * next(steps)[-1] for _ in range(b.value + 1)))
+    assert ball[b.value - 1] == b.witness["within"] < b.witness["states"] <= ball[b.value]
+    moves, naive = len(p.moves), 0   # the bound without pruning: any move but the last one's inverse
+    while len(p.solved) * (1 + moves * sum((moves - 1) ** k for k in range(naive))) < p.states:
+        naive += 1
+    assert b.value > naive
+
+
+def test_a_stored_partial_tree_raises_the_counting_bound(tmp_path):
+    path = tmp_path / "w.sqlite"
+    wsdb.build(4, 4, db=path, max_depth=5)
+    store = Store.open(path, write=True)
+    found, _ = bd.compute(store, 4, 4)
+    counted = {b.witness.get("tree_depth"): b.value for b in found if b.method == "counting"}
+    assert counted[None] <= counted[5] <= 12   # the God number of 4x4 four colours
 
 
 def test_bounds_command_stores_lists_and_does_not_repeat(db, run):

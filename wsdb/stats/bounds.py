@@ -5,10 +5,15 @@ Four arguments, each a :class:`Bound`:
 
 * ``tree``: a complete tree gives Θ exactly: a lower bound (a deepest
   class's state) and an upper bound (every class is within its height);
-* ``counting``: with M moves, at most ``roots * (1 + M * sum (M-1)^k, k < d)``
-  states lie within d moves of the ``roots`` solved states (a move never
-  needs its inverse next), so Θ is at least the first d where that reaches
-  the number of states;
+* ``counting``: every state within d moves of the ``roots`` solved states
+  has a shortest sequence that the searches' pruning rule allows (no two
+  moves of one family in a row, and of two commuting families one order
+  only: the puzzle's ``blocked`` table; thesis §5.1), so at most ``roots``
+  times the number of such sequences of at most d moves lie within d, and
+  Θ is at least the first d where that reaches the number of states. Where
+  a partial tree from every solved state is stored, its levels give the
+  exact count up to its height D, and each further level holds at most the
+  states at D times the pruned sequences that may follow a move;
 * ``optimal``: a state's proven distance (IDA*, or the solver's proven
   lower bound where IDA* did not finish) bounds Θ from below;
 * ``phases``: merging colours maps a grid onto a coarser one (thesis §1
@@ -64,18 +69,69 @@ class Bound:
         return out
 
 
+def argument(method: str, witness: dict) -> str:
+    """What a bound rests on, in a few words: its method, and for a
+    counting bound past a stored tree, the tree's depth."""
+    return method + (f" past the tree's depth {witness['tree_depth']}" if "tree_depth" in witness else "")
+
+
+def continuations(blocked: np.ndarray, family: np.ndarray):
+    """For j = 0, 1, 2, ...: how many move sequences of j moves the pruning
+    table allows after each of its rows (a move of family f, or the start in
+    the last row), as a list of Python ints (they outgrow 64 bits). A
+    sequence is allowed where no move of family g follows one of family f
+    with ``blocked[f, g]``."""
+    fams = blocked.shape[1]
+    per_family = np.bincount(family, minlength=fams).tolist()
+    follows = [[g for g in range(fams) if not blocked[r, g]] for r in range(blocked.shape[0])]
+    here = [1] * blocked.shape[0]
+    while True:
+        yield here
+        here = [sum(per_family[g] * here[g] for g in gs) for gs in follows]
+
+
+def first_radius(blocked: np.ndarray, family: np.ndarray, states: int, depth: int, within: int,
+                 level: int) -> tuple[int, int]:
+    """(d, the states that can lie within d - 1): the first d at which the
+    states within ``depth`` moves (``within``, ``level`` of them at exactly
+    ``depth``) and, for each further move, ``level`` times the most
+    sequences the pruning table allows after any move (after the start
+    where ``depth`` is 0) reach ``states``. No more states lie within d - 1,
+    so one of them is at least d moves from solved."""
+    rows = slice(-1, None) if depth == 0 else slice(0, blocked.shape[0] - 1)
+    steps = continuations(blocked, family)
+    next(steps)
+    d, before = depth, within
+    while within < states:
+        d, before = d + 1, within
+        within += level * max(next(steps)[rows])
+    return d, before
+
+
 def counting(n: int, c: int) -> Bound:
-    """The counting bound (module docstring)."""
+    """The counting bound from the solved states alone (module docstring)."""
     p = wrapslide(n, c)
-    moves, roots = p.moves.shape[0], len(p.solved)
-    d, ball = 0, 1
-    while roots * ball < p.states:
-        d += 1
-        ball = 1 + moves * sum((moves - 1) ** k for k in range(d))
+    roots = len(p.solved)
+    d, before = first_radius(p.blocked, p.move_family, p.states, 0, roots, roots)
     return Bound(n, c, "lower", d, "counting",
-                 dict(states=p.states, solved=roots, moves=moves,
-                      within=roots * (1 + moves * sum((moves - 1) ** k for k in range(d - 1))) if d else 0),
+                 dict(states=p.states, solved=roots, moves=int(p.moves.shape[0]), within=before),
                  0.0, f"wsdb bounds compute --n {n} --c {c}")
+
+
+def counting_past_tree(store: Store, n: int, c: int) -> list[Bound]:
+    """The counting bound from the exact levels of a stored partial tree
+    grown from every solved state (module docstring); [] without one."""
+    row = store.finished_build(n, c)
+    if row is None or row["complete"]:
+        return []
+    rows = store.level_rows(n, c)
+    p = wrapslide(n, c)
+    depth, level = rows[-1]["depth"], rows[-1]["states"]
+    d, before = first_radius(p.blocked, p.move_family, p.states, depth, sum(r["states"] for r in rows), level)
+    return [Bound(n, c, "lower", d, "counting",
+                  dict(states=p.states, solved=len(p.solved), moves=int(p.moves.shape[0]), tree_depth=depth,
+                       level_states=level, within=before),
+                  0.0, f"wsdb bounds compute --n {n} --c {c}")]
 
 
 def from_tree(store: Store, n: int, c: int) -> list[Bound]:
@@ -211,7 +267,7 @@ def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
     and a line for each argument it could not make, saying why."""
     check(n, c)
     found, missing = [counting(n, c)], []
-    found += from_tree(store, n, c)
+    found += from_tree(store, n, c) + counting_past_tree(store, n, c)
     if c > 2:
         try:
             found.append(by_phases(store, n, c))
