@@ -228,6 +228,7 @@ def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
     assert cli("stats", "--puzzle", "rubeish", "--db", built).returncode == 0
 
 
+@pytest.mark.slow   # 9 s: revision 0007 on PostgreSQL, up and down
 def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
     """Revision 0007 moves a 0006 database's rows into one partition per
     tree, and back: the rows, the view's grids and the key hold throughout."""

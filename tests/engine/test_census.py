@@ -112,7 +112,7 @@ def slide_hard_4x4():
     ("rubeish", 3, "112/233/123", lambda: grid_moves_rubeish(3)),
     ("rotate2x2", 3, "112/233/123", lambda: grid_moves_rotate(3)),
     ("rotate2x2", 4, "1100/1100/0011/0011", lambda: grid_moves_rotate(4)),
-    ("rubiks-slide-hard", 3, None, slide_hard_3x3),
+    pytest.param("rubiks-slide-hard", 3, None, slide_hard_3x3, marks=pytest.mark.slow),   # 7 s
 ])
 def test_census_equals_a_plain_search(name, n, goal, moves):
     p = get_puzzle(name, n, goal=goal)
