@@ -84,7 +84,7 @@ def _slow(point, depth):   # one kill point of each kind runs by default; the re
     return pytest.param(point, depth, marks=pytest.mark.slow, id=f"{point}-{depth}")
 
 
-@pytest.mark.parametrize("point, depth", [("search", 6), _slow("search", 1), ("write", 7), _slow("write", 0),
+@pytest.mark.parametrize("point, depth", [("search", 6), _slow("search", 1), _slow("write", 7), _slow("write", 0),
                                           ("between", 8), _slow("between", 3)])
 def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, point, depth):
     db = tmp_path / "k.sqlite"

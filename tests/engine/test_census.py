@@ -108,7 +108,7 @@ def slide_hard_4x4():
 
 
 @pytest.mark.parametrize("name, n, goal, moves", [
-    ("rubeish", 3, None, lambda: grid_moves_rubeish(3)),
+    pytest.param("rubeish", 3, None, lambda: grid_moves_rubeish(3), marks=pytest.mark.slow),   # 4 s
     ("rubeish", 3, "112/233/123", lambda: grid_moves_rubeish(3)),
     ("rotate2x2", 3, "112/233/123", lambda: grid_moves_rotate(3)),
     ("rotate2x2", 4, "1100/1100/0011/0011", lambda: grid_moves_rotate(4)),
