@@ -76,12 +76,13 @@ def main() -> None:
     for label, (height, costs) in runs.items():
         for b in bounds:
             here = [v for (_, bb), v in costs.items() if bb == b]
-            if not here or statistics.median(s for s, _ in here) < 0.05:   # too short to time
+            secs = statistics.median(s for s, _ in here) if here else 0.0
+            if secs < 0.05:   # too short to time
                 continue
             # the same state's bound before, where that took long enough to time
             up = [s / costs[i, b - 1][0] for (i, bb), (s, _) in costs.items()
                   if bb == b and costs.get((i, b - 1), (0.0,))[0] >= 0.1]
-            table.append(f"| {label} | {height} | {b} | {len(here)} | {statistics.median(s for s, _ in here):.2f} | "
+            table.append(f"| {label} | {height} | {b} | {len(here)} | {secs:.2f} | "
                          f"{statistics.median(n for _, n in here) / 1e6:.1f} | "
                          f"{f'{statistics.median(up):.1f}x' if up else '-'} |")
     labels = list(runs)

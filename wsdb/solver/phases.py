@@ -13,12 +13,12 @@ place of subgroups.
 The first phase is the two-colour grid itself, so it first tries meet in
 the middle from its start (:mod:`.meet`; on 8x8, where the two-colour tree
 is held to depth 9, exact up to 14 moves with five forward levels, and on
-three colours up to 15 with six, within its budget). A colour gathers in many ways of the same, optimal length,
-ending on different states; how long the next phase takes depends much on
-which (four 8x8 three-colour states, 30 ways each: 34.0 moves from the
-first way, 29.75 from the best), so the first phase keeps up to
-``FIRST_PHASE_WAYS`` of them and the next phase's beam starts from all at
-once. Otherwise, and in the later phases, a phase is a beam search in its
+three colours up to 15 with six, within its budget). A colour gathers in
+many ways of the same, optimal length, ending on different states; how
+long the next phase takes depends much on which (four 8x8 three-colour
+states, 30 ways each: 34.0 moves from the first way, 29.75 from the
+best), so the first phase keeps up to ``FIRST_PHASE_WAYS`` of them and the
+next phase's beam starts from all at once. Otherwise, and in the later phases, a phase is a beam search in its
 own grid, handed over to its tree when a beam state is held there. Where
 the beam stalls a few cells short of solved (it minimises misplaced cells,
 and the last four to eight need a long detour), meet in the middle from its

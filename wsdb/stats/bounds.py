@@ -110,12 +110,8 @@ def first_radius(blocked: np.ndarray, family: np.ndarray, states: int, depth: in
 
 def counting(n: int, c: int) -> Bound:
     """The counting bound from the solved states alone (module docstring)."""
-    p = wrapslide(n, c)
-    roots = len(p.solved)
-    d, before = first_radius(p.blocked, p.move_family, p.states, 0, roots, roots)
-    return Bound(n, c, "lower", d, "counting",
-                 dict(states=p.states, solved=roots, moves=int(p.moves.shape[0]), within=before),
-                 0.0, f"wsdb bounds compute --n {n} --c {c}")
+    roots = len(wrapslide(n, c).solved)
+    return _counted(n, c, 0, roots, roots)
 
 
 def counting_past_tree(store: Store, n: int, c: int) -> list[Bound]:
@@ -125,13 +121,18 @@ def counting_past_tree(store: Store, n: int, c: int) -> list[Bound]:
     if row is None or row["complete"]:
         return []
     rows = store.level_rows(n, c)
-    p = wrapslide(n, c)
     depth, level = rows[-1]["depth"], rows[-1]["states"]
-    d, before = first_radius(p.blocked, p.move_family, p.states, depth, sum(r["states"] for r in rows), level)
-    return [Bound(n, c, "lower", d, "counting",
-                  dict(states=p.states, solved=len(p.solved), moves=int(p.moves.shape[0]), tree_depth=depth,
-                       level_states=level, within=before),
-                  0.0, f"wsdb bounds compute --n {n} --c {c}")]
+    return [_counted(n, c, depth, sum(r["states"] for r in rows), level, tree_depth=depth, level_states=level)]
+
+
+def _counted(n: int, c: int, depth: int, within: int, level: int, **known) -> Bound:
+    """The counting bound from ``within`` states known within ``depth``
+    moves, ``level`` of them at exactly ``depth`` (:func:`first_radius`)."""
+    p = wrapslide(n, c)
+    d, before = first_radius(p.blocked, p.move_family, p.states, depth, within, level)
+    return Bound(n, c, "lower", d, "counting",
+                 dict(states=p.states, solved=len(p.solved), moves=int(p.moves.shape[0]), **known, within=before),
+                 0.0, f"wsdb bounds compute --n {n} --c {c}")
 
 
 def from_tree(store: Store, n: int, c: int) -> list[Bound]:
