@@ -7,8 +7,9 @@ and it replaces whatever stands between the markers
     <!-- end NAME -->
 
 in the page, so re-running a script regenerates its table. The table is
-preceded by a line saying the date, the commit and the machine, so a
-reader can tell how old a figure is and where it came from."""
+preceded by a line saying the date, the wsdb measured (its version and
+source revision) and the machine, so a reader can tell how old a figure
+is and where it came from."""
 from __future__ import annotations
 
 import os
@@ -16,6 +17,7 @@ import platform
 import re
 import subprocess
 from datetime import date
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,18 +30,20 @@ def machine() -> str:
     return f"{cores} cores, {memory:.0f} GiB, {platform.machine()}"
 
 
-def commit() -> str:
-    """The commit measured, marked '+changes' when the tree differs from it."""
+def build() -> str:
+    """The wsdb measured, as a version with its source revision (the local
+    label of a version, as setuptools-scm writes it: '0.1.0+g192142f'),
+    marked '.changes' when the package differs from that revision."""
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", "wsdb")
-    return head + ("+changes" if dirty else "")
+    return f"{version('wsdb')}+g{head}" + (".changes" if dirty else "")
 
 
 def provenance(how: str) -> str:
-    """The line above a table: date, commit, machine, and how it was made."""
-    return f"*Measured {date.today().isoformat()} at commit {commit()} on {machine()}; {how}.*"
+    """The line above a table: date, the wsdb measured, machine, and how it was made."""
+    return f"*Measured {date.today().isoformat()} with wsdb {build()} on {machine()}; {how}.*"
 
 
 def write(page: str | Path, name: str, table: str, how: str) -> None:

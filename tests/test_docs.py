@@ -57,10 +57,10 @@ def test_user_docs_tell_what_holds_not_how_it_got_there(page):
 @pytest.mark.parametrize("page", USER_DOCS)
 def test_generated_tables_say_where_they_were_measured(page):
     # every block a script writes (scripts/docs_tables.py) is closed, and once
-    # filled starts with the date, the commit and the machine
+    # filled starts with the date, the wsdb measured (version and revision) and the machine
     text = (ROOT / page).read_text()
     begins = re.findall(r"<!-- begin (\S+) -->", text)
     assert begins == re.findall(r"<!-- end (\S+) -->", text)
     for name in begins:
         body = re.search(rf"<!-- begin {name} -->\n(.*?)<!-- end {name} -->", text, re.S).group(1)
-        assert re.match(r"\*Measured \d{4}-\d\d-\d\d at commit \w+.* on \d+ cores, \d+ GiB", body), (page, name)
+        assert re.match(r"\*Measured \d{4}-\d\d-\d\d with wsdb [\w.]+\+g[0-9a-f]+(\.changes)? on \d+ cores, \d+ GiB", body), (page, name)
