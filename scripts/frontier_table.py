@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Print the stored proven bounds (the ``bounds`` table, `wsdb bounds`) into
 docs/frontier.md: per grid the best lower and upper bound, each with its
-method, witness, proof time and the command that proves it again.
+method, witness, proof time and the command that proves it again; then
+each best upper bound made of phases, phase by phase.
 
     wsdb bounds compute --n 6 --c 3 && wsdb bounds prove STATE ...
     python scripts/frontier_table.py --db PATH --write
@@ -46,13 +47,35 @@ def main() -> None:
         secs = " / ".join(f"{r['seconds']:.1f}" for r in (lo, hi) if r is not None)
         again = "<br>".join(f"`{r['command']}`" for r in (lo, hi) if r is not None)
         lines.append(f"| {n}x{n} {c} colours | {lv} | {lby} | {hv} | {hby} | {secs} | {again} |")
-    print("\n".join(lines))
+    phases = phase_lines(best)
+    print("\n".join(lines) + "\n\n" + "\n".join(phases))
     if args.write:
         from docs_tables import write
 
-        write("docs/frontier.md", "frontier_bounds", "\n".join(lines),
-              "`python scripts/frontier_table.py --write` from the stored `bounds` rows "
-              "(`wsdb bounds compute` and `wsdb bounds prove`)")
+        how = ("`python scripts/frontier_table.py --write` from the stored `bounds` rows "
+               "(`wsdb bounds compute` and `wsdb bounds prove`)")
+        write("docs/frontier.md", "frontier_bounds", "\n".join(lines), how)
+        write("docs/frontier.md", "frontier_phases", "\n".join(phases), how + ", the phases of each best upper "
+              "bound made of phases")
+
+
+def phase_lines(best: dict) -> list[str]:
+    """One row per phase of each grid's best upper bound by phases."""
+    out = ["| grid | upper bound | phase | its worst case | states (classes) | from | seconds |",
+           "|---|---:|---|---:|---:|---|---:|"]
+    for (n, c), grid in sorted(best.items()):
+        r = grid.get("upper")
+        if r is None or r["method"] != "phases":
+            continue
+        for k, ph in enumerate(json.loads(r["witness"])["phases"]):
+            states = f"{ph['states']:,}" if "states" in ph else "-"
+            if "classes" in ph:
+                states += f" ({ph['classes']:,})"
+            far = f": `{ph['state']}`" if "state" in ph else ""
+            secs = f"{ph['seconds']:.1f}" if "seconds" in ph else "-"
+            out.append(f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
+                       f"{states} | {ph['by']}{far} | {secs} |")
+    return out
 
 
 if __name__ == "__main__":

@@ -21,6 +21,38 @@ class Brute(NamedTuple):
     images: Callable      # cells -> every image under the maps and colour permutations
 
 
+def rule_moves(n):
+    """Every move as a cell permutation (new[i] = old[p[i]]), from the rules."""
+    h = n // 2
+    r, j = np.divmod(np.arange(n * n), n)
+    moves = []
+    for k in range(1, n):
+        moves += [np.where(r < h, r * n + (j + k) % n, r * n + j),
+                  np.where(r >= h, r * n + (j + k) % n, r * n + j),
+                  np.where(j < h, ((r + k) % n) * n + j, r * n + j),
+                  np.where(j >= h, ((r + k) % n) * n + j, r * n + j)]
+    return moves
+
+
+def levels_from(n, goals):
+    """States per distance from any of ``goals`` (S, n*n), by BFS over raw
+    states with the moves of the rules: for grids wsdb does not name (a
+    coarser grid with colours merged)."""
+    moves = rule_moves(n)
+    frontier = np.unique(np.asarray(goals, dtype=np.uint8), axis=0)
+    weights = (int(frontier.max()) + 1) ** np.arange(n * n, dtype=np.int64)
+    seen = np.unique(frontier.astype(np.int64) @ weights)
+    out = []
+    while len(frontier):
+        out.append(len(frontier))
+        kids = np.concatenate([frontier[:, m] for m in moves])
+        codes, first = np.unique(kids.astype(np.int64) @ weights, return_index=True)
+        fresh = ~np.isin(codes, seen)
+        frontier = kids[first[fresh]]
+        seen = np.union1d(seen, codes[fresh])
+    return out
+
+
 @lru_cache(maxsize=None)
 def brute_force(n, c) -> Brute:
     """BFS over every raw state from all solved states, with moves and the
@@ -29,12 +61,7 @@ def brute_force(n, c) -> Brute:
     a class is its lexicographically smallest member: wsdb's representative."""
     h, q = n // 2, (n // 2) ** 2
     r, j = np.divmod(np.arange(n * n), n)
-    moves = []
-    for k in range(1, n):
-        moves += [np.where(r < h, r * n + (j + k) % n, r * n + j),
-                  np.where(r >= h, r * n + (j + k) % n, r * n + j),
-                  np.where(j < h, ((r + k) % n) * n + j, r * n + j),
-                  np.where(j >= h, ((r + k) % n) * n + j, r * n + j)]
+    moves = rule_moves(n)
     gens = [(n - 1 - j) * n + r, r * n + (n - 1 - j), ((r + h) % n) * n + j, r * n + (j + h) % n]
     maps = {tuple(range(n * n))}
     while True:

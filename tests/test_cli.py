@@ -218,6 +218,17 @@ def test_census_ranked_equals_the_published_group(run, published):
     assert (out["method"], out["states"], out["height"], out["diameter"]) == ("ranked", ref["order"], ref["god"], ref["god"])
 
 
+def test_census_of_a_merged_grid_counts_its_two_colours(run):
+    from tests.bruteforce import levels_from
+    from wsdb.puzzle.model import merged
+
+    r = run("census", "--n", 4, "--c", 3, "--merge", "12", "--json")
+    out = json.loads(r.stdout)
+    assert out["method"] == "ranked"   # two colours: the subset numbering, without asking
+    coarse = merged(wsdb.wrapslide(4, 3), "12")
+    assert [lv["states"] for lv in out["levels"]] == levels_from(4, coarse.solved)
+
+
 def test_census_of_the_sliding_puzzle(run, published):
     r = run("census", "--puzzle", "sliding", "--n", 2, "--m", 3, "-q")
     assert r.exit_code == 0
@@ -238,6 +249,9 @@ def test_census_of_the_sliding_puzzle(run, published):
     (("--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected 3 rows of 3 symbols"),
     (("--puzzle", "rubeish", "--n", 3, "--c", 3), "give rubeish a --goal"),
     (("--puzzle", "nope", "--n", 3), "Invalid value for '--puzzle'"),
+    (("--n", 4, "--c", 3, "--merge", "123"), "but not all"),
+    (("--n", 4, "--c", 3, "--merge", "x"), "--merge 'x'"),
+    (("--puzzle", "rubeish", "--n", 3, "--merge", "12"), "--merge is for Wrapslide"),
 ])
 def test_census_refuses_bad_input_in_one_line(run, args, fragment):
     r = run("census", *args)

@@ -105,3 +105,29 @@ def test_the_uniformity_test_rejects_random_walks(brute):
     walks = [p.apply(p.solved[rng.integers(4)], rng.integers(0, len(p.moves), 4)) for _ in range(20_000)]
     depths = np.array([b.distance(x) for x in walks])
     assert chi_square(depths, np.array(b.states) / sum(b.states)) > CHI2_6_999
+
+
+def test_a_merged_grid_is_the_image_of_the_finer_one():
+    from wsdb.errors import WsdbError
+    from wsdb.puzzle.model import merged
+
+    fine = wrapslide(6, 3)
+    coarse = merged(fine, "12")
+    assert coarse.counts == (18, 18) and coarse.c == 2
+    # its goal: two whole quadrants of each colour, any two (written from the rules)
+    quads = (np.arange(36) // 6 >= 3) * 2 + (np.arange(36) % 6 >= 3)
+    expected = {tuple(np.isin(quads, pair) * 1) for pair in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]}
+    assert {tuple(s) for s in coarse.solved.tolist()} == expected
+    assert coarse.interchangeable == 2   # 18 cells each: a state and its swap are alike
+    assert "1+2 merged" in coarse.label
+    # every solved state's image is solved, and moves commute with merging
+    image = np.array([0, 0, 1], np.uint8)
+    for s in fine.solved:
+        assert coarse.is_solved(image[s])
+    s = random_states(fine, 1, seed=3)[0]
+    assert (image[fine.apply(s, ["T2", "L1"])] == coarse.apply(image[s], ["T2", "L1"])).all()
+    assert merged(wrapslide(6, 4), "12").counts == (18, 9, 9)
+    assert merged(wrapslide(6, 4), "12").interchangeable == 1
+    for bad in ("1", "123", "14", "ab", "11"):
+        with pytest.raises(WsdbError, match="--merge"):
+            merged(fine, bad)

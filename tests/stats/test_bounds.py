@@ -211,3 +211,60 @@ def test_stats_shows_the_best_bounds(db, run):
     run("bounds", "compute", "--n", 4, "--c", 3, "--db", db)
     out = run("stats", "--n", 4, "--c", 3, "--db", db).output
     assert "proven bounds (wsdb bounds): 10 <= God number <= 10" in out
+
+
+def merged_goal_states(n, counts, together):
+    """Every state of the grid with colours ``counts`` whose colours
+    ``together`` (0-based), taken as one, fill whole quadrants with every
+    other colour also in whole quadrants: written from the rules."""
+    q = (n // 2) ** 2
+    units = ["m"] * (sum(counts[k] for k in together) // q)
+    for k, count in enumerate(counts):
+        if k not in together:
+            units += [k] * (count // q)
+    out = []
+    for layout in set(itertools.permutations(units)):
+        cells = np.zeros(n * n, np.uint8)
+        merged_cells = []
+        for quad, unit in enumerate(layout):
+            if unit == "m":
+                merged_cells += quadrant_cells(n, quad)
+            else:
+                cells[quadrant_cells(n, quad)] = unit
+        for fill in arrangements(len(merged_cells), list(together), [counts[k] for k in together]):
+            cells[sorted(merged_cells)] = fill
+            out.append(cells.copy())
+    return np.unique(np.array(out), axis=0)
+
+
+@pytest.mark.parametrize("c, together, counts", [(3, "12", (4, 4, 8)), (4, "12", (4, 4, 4, 4))])
+def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, together, counts):
+    from tests.bruteforce import levels_from
+    from wsdb.puzzle.model import merged
+
+    b = bd.by_merging(Store.open(db), 4, c, together)
+    assert b.kind == "upper" and b.method == "phases"
+    assert b.value >= thesis["god_numbers"][f"4x4_c{c}"]
+    first, second = b.witness["phases"]
+    coarse = merged(wsdb.wrapslide(4, c), together)
+    assert first["worst"] == len(levels_from(4, coarse.solved)) - 1
+    states = merged_goal_states(4, counts, [int(k) - 1 for k in together])
+    assert second["states"] == len(states)
+    # the complete 4x4 trees, checked against the thesis' Table 3.4 elsewhere
+    assert second["worst"] == max(a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states],
+                                                                        db=db))
+    assert b.value == first["worst"] + second["worst"]
+
+
+def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brute):
+    from tests.bruteforce import levels_from
+    from wsdb.puzzle.model import merged
+
+    path = tmp_path / "w.sqlite"
+    wsdb.build(4, 2, db=path)    # no three-colour tree: each class is proven optimal
+    b = bd.by_merging(Store.open(path), 4, 3, "12")
+    first, second = b.witness["phases"]
+    assert second["by"] == "optimal"
+    states = merged_goal_states(4, (4, 4, 8), [0, 1])
+    assert second["worst"] == max(brute(4, 3).distance(s) for s in states)
+    assert first["worst"] == len(levels_from(4, merged(wsdb.wrapslide(4, 3), "12").solved)) - 1

@@ -15,7 +15,9 @@ symmetry classes, for any goal, as long as a level fits in memory. The
 ranked census (:func:`ranked_census`) is for distinct pieces: two bits per
 state of the group, indexed by the state's rank (:mod:`wsdb.engine.ranking`,
 :mod:`wsdb.engine.packed_kernels`), which reaches groups of billions of
-states (Rubik's Slide 4x4 hard mode).
+states (Rubik's Slide 4x4 hard mode); a two-colour grid's states are
+numbered by their cells of one colour instead (:mod:`wsdb.engine.subsets`:
+6x6 with 18 cells of each colour, a merged grid of the phase bounds).
 """
 from __future__ import annotations
 
@@ -35,11 +37,13 @@ from .engines import Engine
 from .keys import member, sortable
 from . import packed_kernels as pk
 from .ranking import UNSEEN, Ranking
+from .subsets import SubsetRanking
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
 DIAMETER_STATES = 50_000
-#: The largest ranked table: 4 Gi states (4 GiB of bytes, 1 GiB of two-bit codes).
-MAX_TABLE = 4 << 30
+#: The largest ranked table, in bytes: 4 Gi states of the byte table, 16 Gi
+#: of two-bit codes (a sixth of this machine's 24 GiB).
+MAX_TABLE_BYTES = 4 << 30
 #: A level is grown backwards once the unseen states are fewer than this many
 #: times the last level: an unseen state stops at its first neighbour on the
 #: last level, where a forward step tries all of a state's moves (Rubik's
@@ -121,9 +125,11 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
 def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
                   max_depth: int | None = None) -> Census:
     """Count the states of a puzzle with distinct pieces (or the sliding
-    puzzle) by distance from its goal over the ranked index (no symmetry: a
-    class is a state). Two bits a state (:mod:`.packed_kernels`) where the
-    moves act on the index through tables; the sliding puzzle, whose moves
+    puzzle, or a two-colour Wrapslide grid) by distance from its goal over
+    the ranked index. Two bits a state (:mod:`.packed_kernels`) where the
+    moves act on the index through tables (distinct pieces: no symmetry, a
+    class is a state; two colours: :mod:`.subsets`, a state and its colour
+    swap one index where they are as far); the sliding puzzle, whose moves
     depend on the state, keeps its byte table (:func:`ranked_table`)."""
     t0 = time.perf_counter()
     trace: list[tuple[str, float]] = []
@@ -136,6 +142,14 @@ def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = No
     return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
                   time.perf_counter() - t0, method="ranked", farthest=state_texts(puzzle, far),
                   elapsed=[t for _, t in trace], grown=[g for g, _ in trace])
+
+
+def ranking_of(puzzle: Puzzle | SlidingPuzzle) -> Ranking | SubsetRanking:
+    """The numbering a ranked census uses: cells of one colour for a
+    two-colour grid whose every arrangement is a state, else the group's."""
+    if isinstance(puzzle, Puzzle) and puzzle.c == 2 and puzzle.every_arrangement:
+        return SubsetRanking.of(puzzle)
+    return Ranking.of(puzzle)
 
 
 def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
@@ -158,11 +172,12 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
     (ranking, words, states per distance); when it returns, the states
     coded ``CUR`` are the last level."""
     t0 = time.perf_counter() if t0 is None else t0
-    ranking = Ranking.of(puzzle)
+    ranking = ranking_of(puzzle)
     words = _allocate(puzzle, ranking.size, 0.25, lambda: pk.unseen_words(ranking.size))
-    root = int(ranking.rank(puzzle.solved[0]))
-    pk.set_code(words, root, pk.CUR)
-    level = {ranking.arrangement(root)}     # the arrangements the current level holds
+    roots = ranking.roots() if isinstance(ranking, SubsetRanking) else [ranking.rank(puzzle.solved[0])]
+    for root in roots:
+        pk.set_code(words, int(root), pk.CUR)
+    level = {ranking.arrangement(int(roots[0]))}     # the arrangements the current level holds
 
     def grow(d: int, backward: bool) -> int:
         nonlocal level
@@ -173,12 +188,14 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
             level = after
         return found
 
-    return ranking, words, _levels(ranking, grow, progress, max_depth, t0, trace)
+    first = len(roots) * getattr(ranking, "per_index", 1)   # states: a halved index stands for two
+    return ranking, words, _levels(ranking, grow, progress, max_depth, t0, trace, first=first)
 
 
 def _allocate(puzzle, size: int, per_state: float, make):
-    if size > MAX_TABLE:
-        raise WsdbError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most {MAX_TABLE:,}")
+    if size * per_state > MAX_TABLE_BYTES:
+        raise WsdbError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most "
+                        f"{int(MAX_TABLE_BYTES / per_state):,}")
     try:
         return make()
     except MemoryError:
@@ -186,17 +203,17 @@ def _allocate(puzzle, size: int, per_state: float, make):
 
 
 def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | None, t0: float,
-            trace: list | None = None, ratio: float = BACKWARD_RATIO) -> list[int]:
+            trace: list | None = None, ratio: float = BACKWARD_RATIO, first: int = 1) -> list[int]:
     """Grow levels with ``grow(depth, backward)`` until one is empty (or
     ``max_depth``): forwards from the last level, backwards from the unseen
     once they are fewer than ``ratio`` times the last level; the
-    states per distance. ``trace`` gets (how, seconds since t0) per level:
+    states per distance (``first`` at the root). ``trace`` gets (how, seconds since t0) per level:
     "root", then "forward" or "backward"."""
-    states = [1]
+    states = [first]
     if trace is not None:
         trace.append(("root", time.perf_counter() - t0))
     if progress:
-        progress(Counts(0, 1, 1), time.perf_counter() - t0)
+        progress(Counts(0, first, first), time.perf_counter() - t0)
     while max_depth is None or len(states) <= max_depth:
         d = len(states) - 1
         unseen = ranking.reachable - sum(states)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -55,6 +55,8 @@ class Puzzle:
     #: every arrangement of the labels is a state (Wrapslide, thesis (3.1)); another
     #: puzzle's moves may reach only some, so its random states come from its tree
     every_arrangement: bool = False
+    #: a coarser grid's name where colours are merged (:func:`merged`), else ""
+    title: str = ""
 
     @property
     def subgame(self) -> bool:
@@ -69,6 +71,8 @@ class Puzzle:
 
     @property
     def label(self) -> str:
+        if self.title:
+            return self.title
         if self.name == "wrapslide":
             return f"{self.n}x{self.n} {self.c}-colour"
         return f"{self.name} {self.n}x{self.n} {self.goal}"
@@ -150,6 +154,37 @@ def wrapslide(n: int, c: int) -> Puzzle:
                   maps=geometric_maps(n), interchangeable=interchangeable_colours(c),
                   map_base=dihedral_maps(n) if n >= 4 else None, solved=np.stack(solved),
                   roots=("all", "single"), every_arrangement=True)
+
+
+def merged(puzzle: Puzzle, together: str) -> Puzzle:
+    """The coarser grid where the colours named in ``together`` (digits
+    1..c, as printed) become one colour: every state of ``puzzle`` has one
+    image there, and the image of a solved state is solved. It is the first
+    phase of a phase bound (docs/frontier.md): merged colours first, the
+    rest after. The merged colour is numbered first, the others keep their
+    order."""
+    picked = sorted({int(ch) - 1 for ch in together}) if together.isdigit() else []
+    if len(picked) < 2 or len(picked) == puzzle.c or picked[-1] >= puzzle.c or picked[0] < 0:
+        raise WsdbError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
+                        f"not all, as digits (e.g. 12)")
+    rest = [k for k in range(puzzle.c) if k not in picked]
+    image = np.empty(puzzle.c, dtype=np.uint8)
+    image[picked] = 0
+    image[rest] = np.arange(1, len(rest) + 1)
+    counts = [sum(puzzle.counts[k] for k in picked)] + [puzzle.counts[k] for k in rest]
+    solved = np.unique(image[puzzle.solved], axis=0)
+    same = 1
+    while same < len(counts) and counts[same] == counts[0]:
+        same += 1
+    swapped = {tuple(s) for s in solved.tolist()}
+    if same > 1 and any(tuple(np.where(s == 0, 1, np.where(s == 1, 0, s))) not in swapped
+                        for s in solved):
+        same = 1
+    names = "+".join(str(k + 1) for k in picked)
+    title = (f"{puzzle.n}x{puzzle.n} {puzzle.c}-colour with colours {names} merged "
+             f"({' / '.join(str(k) for k in counts)} cells)")
+    return replace(puzzle, c=len(counts), counts=tuple(counts), solved=solved,
+                               interchangeable=same if same > 1 else 1, title=title, roots=("all",))
 
 
 def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -> np.ndarray:

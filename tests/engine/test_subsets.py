@@ -1,0 +1,67 @@
+"""The two-colour numbering and census (wsdb/engine/subsets.py,
+subset_kernels.py) against the rules: a brute-force BFS over raw states
+(tests/bruteforce.py) and the combinatorial number system written out."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from tests.bruteforce import levels_from
+from wsdb.engine.census import ranked_census
+from wsdb.engine.subsets import SubsetRanking
+from wsdb.errors import WsdbError
+from wsdb.puzzle.model import merged, wrapslide
+
+GRIDS = [(wrapslide(4, 2), False), (merged(wrapslide(4, 3), "12"), True), (merged(wrapslide(4, 4), "123"), False)]
+
+
+@pytest.mark.parametrize("puzzle, halved", GRIDS, ids=lambda x: getattr(x, "label", str(x)))
+def test_the_census_counts_what_a_brute_force_search_reaches(puzzle, halved):
+    ranking = SubsetRanking.of(puzzle)
+    assert ranking.halved == halved
+    census = ranked_census(puzzle)
+    assert census.states == levels_from(puzzle.n, puzzle.solved)
+    assert census.total == puzzle.states == math.comb(16, puzzle.counts[0])
+    # the farthest states the census names are at its height
+    far = np.array([[int(ch) - 1 for ch in s.replace("/", "")] for s in census.farthest], dtype=np.uint8)
+    deepest = levels_from(puzzle.n, far)
+    assert len(deepest) - 1 >= census.height   # no state is farther from them than the goal is
+
+
+def test_an_index_is_the_colexicographic_rank_of_its_cells():
+    puzzle = merged(wrapslide(4, 3), "12")
+    ranking = SubsetRanking.of(puzzle)
+    index = np.arange(ranking.size)
+    states = ranking.unrank(index)
+    assert (ranking.rank(states) == index).all()
+    for state, i in zip(states[::97], index[::97]):
+        cells = np.flatnonzero(state == 0)
+        assert i == sum(math.comb(int(p), t + 1) for t, p in enumerate(cells))
+        assert 15 not in cells   # halved: the words without the last cell
+    # a state and its colour swap share one index
+    swapped = 1 - states[::97]
+    assert (ranking.rank(swapped) == index[::97]).all()
+
+
+def test_every_subset_of_the_cells_has_one_index():
+    puzzle = wrapslide(4, 2)
+    ranking = SubsetRanking.of(puzzle)
+    got = set()
+    for cells in itertools.combinations(range(16), 4):
+        state = np.ones(16, np.uint8)
+        state[list(cells)] = 0
+        got.add(int(ranking.rank(state)))
+    assert got == set(range(ranking.size))
+
+
+def test_more_than_two_colours_is_refused():
+    with pytest.raises(WsdbError, match="two colours"):
+        SubsetRanking.of(wrapslide(4, 3))
+
+
+@pytest.mark.slow
+def test_6x6_two_colours_matches_its_complete_tree(thesis):
+    census = ranked_census(wrapslide(6, 2))
+    assert census.height == thesis["god_numbers"]["6x6_c2"]
+    assert census.total == math.comb(36, 9)

@@ -1,0 +1,95 @@
+"""Two-colour states numbered as subsets of cells, for the two-bit census
+of a grid too big for the class builder: 6x6 with 18 cells of each colour
+has C(36, 18) = 9,075,135,300 states, 1.1 GB at two bits a state when a
+state and its colour swap share an index (:mod:`.subset_kernels`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..errors import WsdbError
+from ..puzzle import Puzzle
+from . import subset_kernels as sk
+
+
+@dataclass(eq=False)
+class SubsetRanking:
+    """The numbering of a two-colour puzzle's states by the cells of colour 0."""
+
+    puzzle: Puzzle
+    k: int              # cells of colour 0
+    halved: bool        # a state and its colour swap share one index
+    size: int           # indices 0..size-1
+    reachable: int      # states the goal reaches (every arrangement is a state)
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> "SubsetRanking":
+        n = puzzle.ncells
+        if puzzle.c != 2 or n > 8 * sk.BYTES:
+            raise WsdbError(f"{puzzle.label}: a subset census needs two colours on at most {8 * sk.BYTES} cells")
+        k = puzzle.counts[0]
+        goal = {tuple(s) for s in puzzle.solved.tolist()}
+        halved = 2 * k == n and all(tuple(1 - np.array(s)) in goal for s in goal)
+        size = math.comb(n - 1, k) if halved else math.comb(n, k)
+        return cls(puzzle, k, halved, size, size * (2 if halved else 1))
+
+    @property
+    def per_index(self) -> int:
+        """States an index stands for."""
+        return 2 if self.halved else 1
+
+    @cached_property
+    def tables(self) -> tuple:
+        n = self.puzzle.ncells
+        binom = sk.binomials(n)
+        last = np.uint64(1 << (n - 1)) if self.halved else np.uint64(0)
+        full = np.uint64((1 << n) - 1)
+        return binom, sk.move_tables(self.puzzle.moves), sk.rank_tables(n, binom), last, full
+
+    def words(self, states: np.ndarray) -> np.ndarray:
+        """The cell words of states (colour 0 set), swapped where halved."""
+        states = np.asarray(states).reshape(-1, self.puzzle.ncells)
+        weights = np.uint64(1) << np.arange(self.puzzle.ncells, dtype=np.uint64)
+        out = ((states == 0) * weights).sum(axis=1, dtype=np.uint64)
+        if self.halved:
+            _, _, _, last, full = self.tables
+            out = np.where(out & last, ~out & full, out)
+        return out
+
+    def rank(self, states: np.ndarray) -> np.ndarray:
+        """Indices of states given as colour cells, shape (K, n) or (n,)."""
+        out = sk.rank_many(self.words(states), self.tables[2])
+        return out if np.ndim(states) == 2 else out[0]
+
+    def unrank(self, indices) -> np.ndarray:
+        """States (colour cells, uint8) of indices: colour 0 on the cells of
+        the index's subset (of a halved numbering, the swap without the last cell)."""
+        idx = np.atleast_1d(np.asarray(indices, dtype=np.int64))
+        if idx.size and (idx.min() < 0 or idx.max() >= self.size):
+            raise WsdbError(f"index out of range: expected 0 to {self.size - 1:,}")
+        words = sk.unrank_many(idx, self.k, self.puzzle.ncells, self.tables[0])
+        bits = (words[:, None] >> np.arange(self.puzzle.ncells, dtype=np.uint64)) & np.uint64(1)
+        out = (1 - bits).astype(np.uint8)
+        return out if np.ndim(indices) else out[0]
+
+    def roots(self) -> np.ndarray:
+        """The goal's indices (distinct: a halved numbering joins swaps)."""
+        return np.unique(self.rank(self.puzzle.solved))
+
+    def arrangement(self, index: int) -> int:
+        """One arrangement: the packed census' scans cover every index."""
+        return 0
+
+    def arrangements_after(self, arrangements: set[int]) -> set[int]:
+        return {0}
+
+    def grow_packed(self, words: np.ndarray, arrangements: set[int], backward: bool) -> int:
+        """Mark the next level (:func:`.subset_kernels.grow_subsets`); how
+        many states it holds (indices times :attr:`per_index`)."""
+        binom, P, R, last, full = self.tables
+        return self.per_index * int(sk.grow_subsets(words, self.size, backward, self.k, self.puzzle.ncells,
+                                                    binom, P, R, last, full))
