@@ -67,7 +67,8 @@ def phase_lines(best: dict) -> list[str]:
         r = grid.get("upper")
         if r is None or r["method"] != "phases":
             continue
-        for k, ph in enumerate(json.loads(r["witness"])["phases"]):
+        witness = json.loads(r["witness"])
+        for k, ph in enumerate(witness["phases"]):
             states = f"{ph['states']:,}" if "states" in ph else "-"
             if "classes" in ph:
                 states += f" ({ph['classes']:,})"
@@ -75,6 +76,11 @@ def phase_lines(best: dict) -> list[str]:
             secs = f"{ph['seconds']:.1f}" if "seconds" in ph else "-"
             out.append(f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
                        f"{states} | {ph['by']}{far} | {secs} |")
+        both = witness.get("both_worst")
+        if both and both["unavoidable"] == 0:
+            out.append(f"| {n}x{n} {c} colours | | no state needs both worst cases | -1 | {both['states']:,} | "
+                       f"the first phase's deepest states, at most {both['tries']} shortest paths each | "
+                       f"{both['seconds']:.1f} |")
     return out
 
 

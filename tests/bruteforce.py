@@ -38,13 +38,18 @@ def levels_from(n, goals):
     """States per distance from any of ``goals`` (S, n*n), by BFS over raw
     states with the moves of the rules: for grids wsdb does not name (a
     coarser grid with colours merged)."""
+    return [len(level) for level in level_states(n, goals)]
+
+
+def level_states(n, goals):
+    """:func:`levels_from`'s levels themselves, one (k, n*n) array each."""
     moves = rule_moves(n)
     frontier = np.unique(np.asarray(goals, dtype=np.uint8), axis=0)
     weights = (int(frontier.max()) + 1) ** np.arange(n * n, dtype=np.int64)
     seen = np.unique(frontier.astype(np.int64) @ weights)
     out = []
     while len(frontier):
-        out.append(len(frontier))
+        out.append(frontier)
         kids = np.concatenate([frontier[:, m] for m in moves])
         codes, first = np.unique(kids.astype(np.int64) @ weights, return_index=True)
         fresh = ~np.isin(codes, seen)

@@ -321,8 +321,10 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
     # -SIGINT: the signal came before Python itself had started (nothing ran, nothing said)
     if cpython_start_up(err):
         # CPython's own start-up (site, runpy) was interrupted before any code of wsdb ran: no program
-        # can catch that; none of the traceback may be wsdb's
-        assert os.path.dirname(wsdb.__file__) not in err and proc.returncode != 0, err
+        # can catch that; none of the traceback may be wsdb's. Where CPython reports it as ignored (in
+        # an import lock's callback) it went on, and the command ran to its end
+        ignored = err.startswith("Exception ignored in")
+        assert os.path.dirname(wsdb.__file__) not in err and (proc.returncode != 0 or ignored), err
         return
     assert "Traceback" not in err and proc.returncode in (0, 130, -signal.SIGINT), err
     if proc.returncode == 130:

@@ -65,3 +65,27 @@ def test_6x6_two_colours_matches_its_complete_tree(thesis):
     census = ranked_census(wrapslide(6, 2))
     assert census.height == thesis["god_numbers"]["6x6_c2"]
     assert census.total == math.comb(36, 9)
+
+
+def test_a_path_read_from_the_table_is_a_shortest_one():
+    from tests.bruteforce import level_states
+    from wsdb.engine import subset_kernels as sk
+    from wsdb.engine.census import subset_table
+
+    puzzle = merged(wrapslide(4, 3), "12")
+    table = subset_table(puzzle)
+    levels = level_states(4, puzzle.solved)
+    depth = {s.tobytes(): d for d, level in enumerate(levels) for s in level}
+    assert table.states == [len(level) for level in levels]
+    assert len(table.last) * 2 == len(levels[-1])   # the deepest level, listed (an index per swap pair)
+    binom, P, R, last, full = table.ranking.tables
+    for i, cell in enumerate(table.ranking.cell_words(table.last)[::50]):
+        for attempt in range(3):
+            path = np.empty(table.height, dtype=np.int64)
+            end = sk.descend(table.words, cell, table.height, attempt, P, R, last, full, path)
+            state = np.where((int(cell) >> np.arange(16)) & 1, 0, 1).astype(np.uint8)
+            assert depth[state.tobytes()] == table.height
+            for d, m in enumerate(path):
+                state = puzzle.apply(state, [int(m)])
+                assert depth[state.tobytes()] == table.height - d - 1
+            assert puzzle.is_solved(state) and int(end) == int(((state == 0) << np.arange(16)).sum())

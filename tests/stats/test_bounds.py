@@ -4,6 +4,7 @@ lower bound at most it, every upper bound at least it, and the phase
 decomposition's worst case checked against the brute-force distances."""
 import itertools
 import json
+import math
 import shutil
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 import wsdb
 from wsdb.db.store import Store
 from wsdb.stats import bounds as bd
+from wsdb.stats.merging import by_merging
 
 
 @pytest.fixture
@@ -237,12 +239,13 @@ def merged_goal_states(n, counts, together):
     return np.unique(np.array(out), axis=0)
 
 
-@pytest.mark.parametrize("c, together, counts", [(3, "12", (4, 4, 8)), (4, "12", (4, 4, 4, 4))])
+@pytest.mark.parametrize("c, together, counts", [(3, "12", (4, 4, 8)),
+                                                 pytest.param(4, "12", (4, 4, 4, 4), marks=pytest.mark.slow)])
 def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, together, counts):
     from tests.bruteforce import levels_from
     from wsdb.puzzle.model import merged
 
-    b = bd.by_merging(Store.open(db), 4, c, together)
+    b = by_merging(Store.open(db), 4, c, together)
     assert b.kind == "upper" and b.method == "phases"
     assert b.value >= thesis["god_numbers"][f"4x4_c{c}"]
     first, second = b.witness["phases"]
@@ -253,7 +256,8 @@ def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, togethe
     # the complete 4x4 trees, checked against the thesis' Table 3.4 elsewhere
     assert second["worst"] == max(a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states],
                                                                         db=db))
-    assert b.value == first["worst"] + second["worst"]
+    # a move off where no state needs both worst cases (the next test)
+    assert b.value == first["worst"] + second["worst"] - ("both_worst" in b.witness)
 
 
 def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brute):
@@ -262,9 +266,54 @@ def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brut
 
     path = tmp_path / "w.sqlite"
     wsdb.build(4, 2, db=path)    # no three-colour tree: each class is proven optimal
-    b = bd.by_merging(Store.open(path), 4, 3, "12")
+    b = by_merging(Store.open(path), 4, 3, "12")
     first, second = b.witness["phases"]
     assert second["by"] == "optimal"
     states = merged_goal_states(4, (4, 4, 8), [0, 1])
     assert second["worst"] == max(brute(4, 3).distance(s) for s in states)
     assert first["worst"] == len(levels_from(4, merged(wsdb.wrapslide(4, 3), "12").solved)) - 1
+
+
+def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_cases(db, exact_distance):
+    from tests.bruteforce import level_states, rule_moves
+    from wsdb.puzzle.model import merged
+
+    b = by_merging(Store.open(db), 4, 3, "12")
+    first, second = b.witness["phases"]
+    assert b.witness["both_worst"]["unavoidable"] == 0
+    assert b.value == first["worst"] + second["worst"] - 1
+    # the claim, checked by brute force on a sample of the merged grid's deepest
+    # states: every way to split their merged cells has a shortest path of the
+    # merged grid that finishes closer than the second phase's worst
+    coarse = merged(wsdb.wrapslide(4, 3), "12")
+    levels = level_states(4, coarse.solved)
+    assert len(levels) - 1 == first["worst"]
+    depth = {lv.tobytes(): d for d, states in enumerate(levels) for lv in states}
+    moves, distance = rule_moves(4), exact_distance(3)
+    for x in levels[-1][::160]:
+        merged_cells = np.flatnonzero(x == 0)
+        for ones in itertools.combinations(merged_cells, 4):
+            s = np.where(x == 0, 1, 2).astype(np.uint8)
+            s[list(ones)] = 0
+            frontier = {s.tobytes(): s}
+            for d in range(first["worst"], 0, -1):   # along every shortest path of the merged grid
+                frontier = {t.tobytes(): t for f in frontier.values() for t in (f[m] for m in moves)
+                            if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1}
+            assert min(distance(f) for f in frontier.values()) < second["worst"]
+
+
+def test_one_path_each_cannot_avoid_the_worst_case(db):
+    from wsdb.stats.merging import merged_phase_states
+
+    b = by_merging(Store.open(db), 4, 3, "12", tries=1)
+    first, second = b.witness["phases"]
+    both = b.witness["both_worst"]
+    # one path sends as many liftings into the worst case as the goal it ends on
+    # has worst states (here 8 on each goal of adjacent quadrants, none on the others)
+    _, states = merged_phase_states(wsdb.wrapslide(4, 3), "12")
+    distances = [a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states], db=db)]
+    goals = [np.where(s == 2, 2, 0).tobytes() for s, d in zip(states, distances) if d == second["worst"]]
+    per_goal = {goals.count(g) for g in set(goals)}
+    assert 0 < both["unavoidable"] <= max(per_goal) * both["states"]
+    assert both["unavoidable"] % math.gcd(*per_goal) == 0
+    assert b.value == first["worst"] + second["worst"]

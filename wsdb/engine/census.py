@@ -37,6 +37,7 @@ from .engines import Engine
 from .keys import member, sortable
 from . import packed_kernels as pk
 from .ranking import UNSEEN, Ranking
+from . import subset_kernels as sk
 from .subsets import SubsetRanking
 
 #: All-pairs search keeps one bit per pair of states: 50,000 states, 312 MB.
@@ -136,12 +137,61 @@ def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = No
     if isinstance(puzzle, SlidingPuzzle):
         ranking, table, states = ranked_table(puzzle, progress, max_depth, t0, trace)
         far = ranking.find(table, len(states) - 1, FARTHEST)
+    elif isinstance(ranking_of(puzzle), SubsetRanking):
+        counted = subset_table(puzzle, progress, max_depth, t0, trace)
+        states = counted.states
+        far = counted.ranking.unrank(counted.last[:FARTHEST]) if counted.last is not None else []
     else:
         ranking, words, states = packed_table(puzzle, progress, max_depth, t0, trace)
         far = ranking.unrank(pk.first_current(words, ranking.size, FARTHEST))
     return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
                   time.perf_counter() - t0, method="ranked", farthest=state_texts(puzzle, far),
                   elapsed=[t for _, t in trace], grown=[g for g, _ in trace])
+
+
+@dataclass
+class SubsetTable:
+    """A finished census of a two-colour grid (:func:`subset_table`)."""
+
+    ranking: SubsetRanking
+    words: np.ndarray            # every index's distance mod 3
+    states: list[int]            # states per distance
+    last: np.ndarray | None      # the indices at the largest distance (None: too many were unseen to list)
+
+    @property
+    def height(self) -> int:
+        return len(self.states) - 1
+
+
+#: Before a level, the unseen indices are listed when at most this many
+#: (512 MB), so that the last level's states are known when the census ends.
+LISTED_UNSEEN = 64 << 20
+
+
+def subset_table(puzzle: Puzzle, progress: Progress | None = None, max_depth: int | None = None,
+                 t0: float | None = None, trace: list | None = None) -> SubsetTable:
+    """The census of a two-colour grid over the subset numbering, its table
+    kept: every index's distance mod 3 (:mod:`.subset_kernels`), and the
+    largest distance's indices where they could be listed."""
+    t0 = time.perf_counter() if t0 is None else t0
+    ranking = SubsetRanking.of(puzzle)
+    words = _allocate(puzzle, ranking.size, 0.25, lambda: pk.unseen_words(ranking.size))
+    roots = ranking.roots()
+    for root in roots:
+        pk.set_code(words, int(root), 0)
+    seen, last = len(roots), roots
+
+    def grow(d: int, backward: bool) -> int:
+        nonlocal seen, last
+        before = sk.with_code(words, ranking.size, 3) if ranking.size - seen <= LISTED_UNSEEN else None
+        found = ranking.grow(words, d, backward)
+        if found:
+            seen += found
+            last = before[ranking.codes(words, before) == (d + 1) % 3] if before is not None else None
+        return found * ranking.per_index
+
+    states = _levels(ranking, grow, progress, max_depth, t0, trace, first=len(roots) * ranking.per_index)
+    return SubsetTable(ranking, words, states, last)
 
 
 def ranking_of(puzzle: Puzzle | SlidingPuzzle) -> Ranking | SubsetRanking:
@@ -172,12 +222,11 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
     (ranking, words, states per distance); when it returns, the states
     coded ``CUR`` are the last level."""
     t0 = time.perf_counter() if t0 is None else t0
-    ranking = ranking_of(puzzle)
+    ranking = Ranking.of(puzzle)
     words = _allocate(puzzle, ranking.size, 0.25, lambda: pk.unseen_words(ranking.size))
-    roots = ranking.roots() if isinstance(ranking, SubsetRanking) else [ranking.rank(puzzle.solved[0])]
-    for root in roots:
-        pk.set_code(words, int(root), pk.CUR)
-    level = {ranking.arrangement(int(roots[0]))}     # the arrangements the current level holds
+    root = int(ranking.rank(puzzle.solved[0]))
+    pk.set_code(words, root, pk.CUR)
+    level = {ranking.arrangement(root)}     # the arrangements the current level holds
 
     def grow(d: int, backward: bool) -> int:
         nonlocal level
@@ -188,8 +237,7 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
             level = after
         return found
 
-    first = len(roots) * getattr(ranking, "per_index", 1)   # states: a halved index stands for two
-    return ranking, words, _levels(ranking, grow, progress, max_depth, t0, trace, first=first)
+    return ranking, words, _levels(ranking, grow, progress, max_depth, t0, trace)
 
 
 def _allocate(puzzle, size: int, per_state: float, make):

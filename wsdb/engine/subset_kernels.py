@@ -1,7 +1,7 @@
-"""Numba kernels of the two-bit census of a two-colour grid
-(:class:`wsdb.engine.subsets.SubsetRanking`): Korf's two-bit breadth-first
-search (:mod:`.packed_kernels`) over states numbered by the combinatorial
-number system.
+"""Numba kernels of the census of a two-colour grid
+(:class:`wsdb.engine.subsets.SubsetRanking`): a breadth-first search at two
+bits a state over states numbered by the combinatorial number system, and
+shortest paths read back from it.
 
 A two-colour state is the set of cells holding colour 0, a word of one bit
 a cell. Its index is ``sum(C(p_t, t + 1))`` over its set cells
@@ -12,11 +12,15 @@ operations. A move permutes the cells: its action on the word is read from
 one table per byte of the word, and the rank of the result from one table
 per byte and count of cells below it.
 
-Where both colours have as many cells and the goal holds each state's
-swap of the colours (6x6 with 18 and 18), a state and its swap are as far
-from the goal, so only the words without the last cell are numbered
-(``halved``: C(N-1, k), half of them); a neighbour with it is swapped
-before it is ranked.
+The two bits hold a state's distance mod 3, or 3 for unseen (Cooperman and
+Finkelstein's encoding, as Korf's two-bit search keeps old, current, next
+and unseen): it costs no more than Korf's codes, needs no pass between
+levels, and keeps enough to walk a shortest path to the goal afterwards
+(:func:`descend`). Where both colours have as many cells and the goal holds
+each state's swap of the colours (6x6 with 18 and 18), a state and its
+swap are as far from the goal, so only the words without the last cell are
+numbered (``last``: C(N-1, k), half of them); a neighbour with it is
+swapped before it is ranked.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .compiling import announce_compiles
 from .intrinsics import atomic_and, prefetch
-from .packed_kernels import CUR, FIELDS, GROUP, LOW, _fields, _mark_forward, _wanted
+from .packed_kernels import FIELDS, GROUP, LOW, _fields
 from .rank_kernels import CHUNKS, SPREAD
 
 announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
@@ -155,104 +159,6 @@ def unrank_many(indices, k, ncells, binom):
     return out
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def grow_subsets(words, size, backward, k, ncells, binom, P, R, last, full):
-    """Mark the next level ``NEXT`` and return how many indices it holds.
-
-    As :func:`.packed_kernels.grow_packed`, over indices 0..size-1 of the
-    colexicographic numbering: a work item's words are scanned in order, a
-    state's word got from the one before by :func:`_after` (or
-    :func:`unrank` after a gap). Forwards, every neighbour of a group of
-    ``GROUP`` table words' states is computed and its line asked for before
-    any is read; backwards, a move at a time for the states still unmarked
-    (most meet the level within a few moves, and a neighbour costs more
-    to compute than to read)."""
-    nmoves = P.shape[0]
-    most = GROUP * FIELDS
-    counts = np.zeros(CHUNKS, dtype=np.int64)
-    nwords = (size + FIELDS - 1) // FIELDS
-    step = (nwords + CHUNKS - 1) // CHUNKS
-    for item in prange(CHUNKS):
-        ys = np.empty(most * (1 if backward else nmoves), dtype=np.int64)
-        cells = np.empty(most, dtype=np.uint64)
-        bit = np.empty(most, dtype=np.uint64)
-        slot = np.empty(most, dtype=np.int64)
-        todo = np.empty(most, dtype=np.int64)
-        rest = np.empty(most, dtype=np.int64)
-        marked = np.zeros(GROUP, dtype=np.uint64)
-        found = 0
-        c = (item * SPREAD) % CHUNKS
-        first, end = c * step, min(nwords, (c + 1) * step)
-        at = np.int64(-1)          # the index ``cell`` is the word of
-        cell = np.uint64(0)
-        for g0 in range(first, end, GROUP):
-            states = 0
-            for w in range(g0, min(end, g0 + GROUP)):
-                want = _wanted(words[w], backward)
-                base = w * FIELDS
-                if base + FIELDS > size:
-                    want &= _fields(0, size - base)
-                while want:
-                    low = want & (~want + np.uint64(1))
-                    want ^= low
-                    i = base + (np.int64(trailing_zeros(low)) >> 1)
-                    if at < 0 or i < at or i - at > FIELDS:
-                        cell = unrank(i, k, ncells, binom)
-                    else:
-                        while at < i:
-                            cell = _after(cell)
-                            at += 1
-                    at = i
-                    bit[states], slot[states], cells[states] = low, w - g0, cell
-                    if not backward:
-                        q = states * nmoves
-                        for mv in range(nmoves):
-                            ys[q + mv] = _neighbour(cell, P, R, mv, last, full)
-                            prefetch(words, ys[q + mv] // FIELDS)
-                    states += 1
-            if backward:
-                found += _mark_backward_lazily(words, cells, ys, bit, slot, todo, rest, marked, states, g0,
-                                               P, R, last, full)
-            else:
-                found += _mark_forward(words, ys, states * nmoves)
-        counts[item] = found
-    return counts.sum()
-
-
-@njit(cache=True, inline="always")
-def _mark_backward_lazily(words, cells, ys, bit, slot, todo, rest, marked, states, g0, P, R, last, full):
-    """Mark the group's unseen states with a ``CUR`` neighbour, a move at
-    a time over the states still unmarked: their neighbours by that move
-    computed and asked for, then read. The group's words are the item's
-    own, marked once each at the end."""
-    found = 0
-    left = states
-    for t in range(left):
-        todo[t] = t
-    for mv in range(P.shape[0]):
-        if not left:
-            break
-        for t in range(left):
-            ys[t] = _neighbour(cells[todo[t]], P, R, mv, last, full)
-            prefetch(words, ys[t] // FIELDS)
-        kept = 0
-        for t in range(left):
-            y = ys[t]
-            if (words[y // FIELDS] >> np.uint64(2 * (y % FIELDS))) & np.uint64(3) == CUR:
-                found += 1
-                marked[slot[todo[t]]] |= bit[todo[t]]
-            else:
-                rest[kept] = todo[t]
-                kept += 1
-        left = kept
-        todo, rest = rest, todo
-    for g in range(marked.shape[0]):
-        if marked[g]:
-            atomic_and(words, g0 + g, ~marked[g])
-            marked[g] = 0
-    return found
-
-
 @njit(cache=True, inline="always")
 def _equal(word, code):
     """The low bit of every field of ``word`` holding ``code`` (0-3)."""
@@ -375,19 +281,106 @@ def with_code(words, size, code):
     return out
 
 
+@njit(cache=True, inline="always")
+def _image(word, perm):
+    """The cells ``word``'s cells end on under a composed move (``perm[i]``
+    is the cell whose colour reaches cell i): cell perm[i] for each i set."""
+    out = np.uint64(0)
+    for i in range(perm.shape[0]):
+        if (word >> np.uint64(i)) & np.uint64(1):
+            out |= np.uint64(1) << np.uint64(perm[i])
+    return out
+
+
 @njit(cache=True)
-def count_current(words, size):
-    """How many indices below ``size`` hold ``CUR``."""
-    total = 0
-    for w in range(words.shape[0]):
-        want = _wanted(words[w], False)
-        if (w + 1) * FIELDS > size:
-            want &= _fields(0, size - w * FIELDS) if size > w * FIELDS else np.uint64(0)
-        while want:
-            want &= want - np.uint64(1)
-            total += 1
-    return total
+def descend(words, cell, depth, attempt, P, R, last, full, path):
+    """One shortest path from ``cell`` (at ``depth``) to the goal, read from
+    a table of distances mod 3 (:func:`grow_mod3`): at each step a move to
+    a neighbour coded (d-1) mod 3, which is one move nearer (a neighbour is
+    at d-1, d or d+1, three different codes). ``attempt`` picks among the
+    moves that qualify, so that attempts find different paths. Fills
+    ``path`` and returns the goal word reached."""
+    nmoves = P.shape[0]
+    choice = np.uint64(attempt) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(cell)
+    d = depth
+    while d > 0:
+        want = np.uint64((d - 1) % 3)
+        ok = 0
+        for mv in range(nmoves):
+            if code_of(words, _neighbour(cell, P, R, mv, last, full)) == want:
+                ok += 1
+        choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        pick = np.int64((choice >> np.uint64(33)) % np.uint64(ok))
+        for mv in range(nmoves):
+            if code_of(words, _neighbour(cell, P, R, mv, last, full)) == want:
+                if pick == 0:
+                    path[depth - d] = mv
+                    cell = _moved(cell, P, mv)
+                    break
+                pick -= 1
+        d -= 1
+    return cell
 
 
-__all__ = ["CUR", "binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many",
-           "grow_subsets", "count_current"]
+@njit(cache=True, parallel=True)
+def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, moves):
+    """For each coarse state in ``cells`` (at ``depth``, the largest), how
+    many of its liftings every one of ``tries`` shortest paths leads into
+    the bad finishing states: ``bad[g, :nbad[g]]`` are the arrangements (the
+    cells of the finer grid's first merged colour) that are worst among
+    those finishing on goal ``goals[g]``. A path's moves send a lifting's
+    cells ``S`` to ``perm(S)``; the liftings it sends into a bad
+    arrangement ``A`` are ``perm^-1(A)``. Zero: every lifting has a path
+    that finishes outside the worst."""
+    out = np.zeros(cells.shape[0], dtype=np.int64)
+    ncells = moves.shape[1]
+    most = bad.shape[1]
+    for s in prange(cells.shape[0]):
+        path = np.empty(depth, dtype=np.int64)
+        perm = np.empty(ncells, dtype=np.int64)
+        back = np.empty(ncells, dtype=np.int64)
+        left = np.empty(most, dtype=np.uint64)
+        here = np.empty(most, dtype=np.uint64)
+        nleft = -1
+        for t in range(tries):
+            end = descend(words, cells[s], depth, t, P, R, last, full, path)
+            g = -1
+            for j in range(goals.shape[0]):
+                if goals[j] == end:
+                    g = j
+            if g < 0:
+                out[s] = -1     # not a goal: the table is not what it claims
+                break
+            for i in range(ncells):
+                perm[i] = i
+            for q in range(depth):
+                m = path[q]
+                for i in range(ncells):
+                    back[i] = perm[moves[m, i]]
+                for i in range(ncells):
+                    perm[i] = back[i]
+            nhere = nbad[g]
+            for b in range(nhere):
+                here[b] = _image(bad[g, b], perm)
+            if nleft < 0:
+                for b in range(nhere):
+                    left[b] = here[b]
+                nleft = nhere
+            else:
+                kept = 0
+                for a in range(nleft):
+                    for b in range(nhere):
+                        if left[a] == here[b]:
+                            left[kept] = left[a]
+                            kept += 1
+                            break
+                nleft = kept
+            if nleft == 0:
+                break
+        if out[s] == 0:
+            out[s] = nleft
+    return out
+
+
+__all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",
+           "with_code", "descend", "unavoidable"]

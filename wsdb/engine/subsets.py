@@ -1,7 +1,9 @@
 """Two-colour states numbered as subsets of cells, for the two-bit census
 of a grid too big for the class builder: 6x6 with 18 cells of each colour
 has C(36, 18) = 9,075,135,300 states, 1.1 GB at two bits a state when a
-state and its colour swap share an index (:mod:`.subset_kernels`).
+state and its colour swap share an index (:mod:`.subset_kernels`). The
+table keeps each state's distance mod 3, so shortest paths can be read
+from it after the census.
 """
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ class SubsetRanking:
         full = np.uint64((1 << n) - 1)
         return binom, sk.move_tables(self.puzzle.moves), sk.rank_tables(n, binom), last, full
 
-    def words(self, states: np.ndarray) -> np.ndarray:
+    def cell_words_of(self, states: np.ndarray) -> np.ndarray:
         """The cell words of states (colour 0 set), swapped where halved."""
         states = np.asarray(states).reshape(-1, self.puzzle.ncells)
         weights = np.uint64(1) << np.arange(self.puzzle.ncells, dtype=np.uint64)
@@ -62,7 +64,7 @@ class SubsetRanking:
 
     def rank(self, states: np.ndarray) -> np.ndarray:
         """Indices of states given as colour cells, shape (K, n) or (n,)."""
-        out = sk.rank_many(self.words(states), self.tables[2])
+        out = sk.rank_many(self.cell_words_of(states), self.tables[2])
         return out if np.ndim(states) == 2 else out[0]
 
     def unrank(self, indices) -> np.ndarray:
@@ -80,16 +82,26 @@ class SubsetRanking:
         """The goal's indices (distinct: a halved numbering joins swaps)."""
         return np.unique(self.rank(self.puzzle.solved))
 
-    def arrangement(self, index: int) -> int:
-        """One arrangement: the packed census' scans cover every index."""
-        return 0
-
-    def arrangements_after(self, arrangements: set[int]) -> set[int]:
-        return {0}
-
-    def grow_packed(self, words: np.ndarray, arrangements: set[int], backward: bool) -> int:
-        """Mark the next level (:func:`.subset_kernels.grow_subsets`); how
-        many states it holds (indices times :attr:`per_index`)."""
+    def grow(self, words: np.ndarray, depth: int, backward: bool) -> int:
+        """Mark the states at distance depth+1 (:func:`.subset_kernels.grow_mod3`);
+        how many indices they are."""
         binom, P, R, last, full = self.tables
-        return self.per_index * int(sk.grow_subsets(words, self.size, backward, self.k, self.puzzle.ncells,
-                                                    binom, P, R, last, full))
+        return int(sk.grow_mod3(words, self.size, depth, backward, self.k, self.puzzle.ncells, binom, P, R,
+                                last, full))
+
+    @staticmethod
+    def codes(words: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        """The two-bit code of each index (its distance mod 3, 3: unseen)."""
+        indices = np.asarray(indices, dtype=np.int64)
+        return (words[indices // sk.FIELDS] >> (2 * (indices % sk.FIELDS)).astype(np.uint64)) & np.uint64(3)
+
+    def cell_words(self, indices: np.ndarray) -> np.ndarray:
+        """The cell words (colour 0 set) of indices."""
+        return sk.unrank_many(np.asarray(indices, dtype=np.int64), self.k, self.puzzle.ncells, self.tables[0])
+
+    def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
+                    bad: np.ndarray, nbad: np.ndarray) -> np.ndarray:
+        """:func:`.subset_kernels.unavoidable` with this grid's tables."""
+        binom, P, R, last, full = self.tables
+        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full,
+                              np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

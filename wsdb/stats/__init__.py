@@ -8,6 +8,8 @@
 * :mod:`.export`   classes to CSV or Parquet, streamed
 * :mod:`.solves`   solver runs (``wsdb eval``): per-run summaries beside the
   thesis' chapter 5 means, and their picture
+* :mod:`.bounds`   proven bounds on God numbers (``wsdb bounds``); :mod:`.merging`
+  the upper bound by merging colours (``--merge``)
 """
 from .figures import antipodes, build_records, builds, levels, orbit_profile, report, summary
 

@@ -20,7 +20,8 @@ Four arguments, each a :class:`Bound`:
   colour counts, as :func:`wsdb.solver.phases.coarsen` merges them). Any state is at most
   Θ(coarse) moves from one whose coarse image is solved; from there, the
   largest exact distance among those states finishes. Θ is at most the sum,
-  applied down the chain c -> c-1 -> ... -> 2.
+  applied down the chain c -> c-1 -> ... -> 2 (another merge of colours,
+  counted by a census: :mod:`.merging`).
 """
 from __future__ import annotations
 
@@ -37,8 +38,7 @@ import numpy as np
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..errors import WsdbError
-from ..notices import step
-from ..puzzle.model import Puzzle, check_grid, merged, wrapslide
+from ..puzzle.model import check_grid, wrapslide
 from ..puzzle.text import state_texts
 
 #: The game's grid sizes, whose God numbers the bounds are about.
@@ -257,98 +257,6 @@ def by_phases(store: Store, n: int, c: int) -> Bound:
     return best
 
 
-def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray]:
-    """The coarser grid that merges the colours ``together`` (digits as
-    printed, :func:`wsdb.puzzle.model.merged`), and every state of ``fine``
-    whose image there is solved: the merged cells of each coarse solved
-    state filled with the merged colours, in their counts, every way."""
-    coarse = merged(fine, together)
-    picked = sorted({int(ch) - 1 for ch in together})
-    ways = math.prod(math.comb(sum(fine.counts[k] for k in picked[i:]), fine.counts[picked[i]])
-                     for i in range(len(picked) - 1)) * len(coarse.solved)
-    if ways > MAX_PHASE_STATES:
-        raise WsdbError(f"the states with {coarse.label} solved are {ways:,}, more than the "
-                        f"{MAX_PHASE_STATES:,} whose distances are found one class at a time")
-    out = []
-    for solved in coarse.solved:
-        cells = np.flatnonzero(solved == 0)
-        base = np.zeros(fine.ncells, dtype=np.uint8)
-        rest = np.flatnonzero(solved > 0)
-        others = [k for k in range(fine.c) if k not in picked]
-        base[rest] = np.asarray(others, dtype=np.uint8)[solved[rest] - 1]
-        out += list(_fillings(base, cells, [(k, fine.counts[k]) for k in picked]))
-    return coarse, np.unique(np.array(out, dtype=np.uint8), axis=0)
-
-
-def _fillings(base: np.ndarray, cells: np.ndarray, colours: list[tuple[int, int]]):
-    """``base`` with ``cells`` coloured by (colour, count) in every way."""
-    (colour, count), later = colours[0], colours[1:]
-    if not later:
-        state = base.copy()
-        state[cells] = colour
-        yield state
-        return
-    for chosen in itertools.combinations(range(len(cells)), count):
-        state = base.copy()
-        state[cells[list(chosen)]] = colour
-        yield from _fillings(state, np.delete(cells, chosen), later)
-
-
-def by_merging(store: Store, n: int, c: int, together: str) -> Bound:
-    """A two-phase upper bound: first the grid with the colours
-    ``together`` merged, solved exactly by a census (its God number), then
-    the largest exact distance among the states it leaves
-    (:func:`merged_phase_states`), one per symmetry class: looked up in a
-    complete tree, or proven by IDA* with the stored tree as endgame
-    (``wsdb solve --method optimal``)."""
-    from ..engine.census import census, ranked_census
-    from ..engine.engines import Engine
-
-    check(n, c)
-    fine = wrapslide(n, c)
-    t0 = time.perf_counter()
-    coarse, states = merged_phase_states(fine, together)
-    with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states"):
-        cen = ranked_census(coarse) if coarse.c == 2 else census(coarse)
-    first = dict(grid=coarse.label, worst=cen.height, by=f"census ({cen.method})", states=cen.total,
-                 seconds=round(time.perf_counter() - t0, 1))
-    if cen.farthest:
-        first["state"] = cen.farthest[0]
-    t1 = time.perf_counter()
-    engine = Engine(fine)
-    _, keep = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True)
-    reps = states[np.sort(keep)]
-    with step(f"phase 2: {fine.label} from its merged image solved",
-              f"the exact distances of {len(reps):,} classes ({len(states):,} states)"):
-        distances, how = _exact_distances(store, fine, reps)
-    far = int(np.argmax(distances))
-    second = dict(grid=f"{fine.label} from the merged colours solved", worst=int(distances[far]), by=how,
-                  state=state_texts(fine, reps[far:far + 1])[0], states=len(states), classes=len(reps),
-                  seconds=round(time.perf_counter() - t1, 1))
-    return Bound(n, c, "upper", first["worst"] + second["worst"], "phases",
-                 dict(phases=[first, second], merged=together), time.perf_counter() - t0,
-                 f"wsdb bounds compute --n {n} --c {c} --merge {together}")
-
-
-def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.ndarray, str]:
-    """Each state's exact distance, from the complete tree where one is
-    stored, else proven optimal one by one; refuses where a proof did not
-    finish (a distance not proven is no upper bound's worst case)."""
-    row = store.finished_build(fine.n, fine.c)
-    if row is not None and row["complete"]:
-        return np.array([a.distance for a in lookup_grid(store, fine, reps)]), "tree"
-    from ..solver.solve import iter_solve
-
-    texts = state_texts(fine, reps)
-    out = np.empty(len(texts), dtype=np.int64)
-    for i, sol in enumerate(iter_solve(list(texts), store=store, method="optimal", length_only=True)):
-        if not sol.optimal:
-            raise WsdbError(f"phase 2: {texts[i]} was not proven optimal within the effort (length "
-                            f"{sol.length}, at least {sol.lower_bound}); no upper bound is stored")
-        out[i] = sol.length
-    return out, "optimal"
-
-
 def check(n: int, c: int) -> None:
     """Refuse a grid the bounds are not about (before anything is opened)."""
     check_grid(n, c)
@@ -356,14 +264,12 @@ def check(n: int, c: int) -> None:
         raise WsdbError(f"bounds are kept for the game's grids: expected --n 4, 6 or 8, got {n}")
 
 
-def compute(store: Store, n: int, c: int, merge: str | None = None) -> tuple[list[Bound], list[str]]:
+def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
     """Every bound wsdb can prove for Θ(n, c) from what the database holds,
-    and a line for each argument it could not make, saying why; with
-    ``merge``, also the two-phase bound of :func:`by_merging` (minutes on
-    6x6: it counts the merged grid and proves the second phase's states)."""
+    and a line for each argument it could not make, saying why (the bound
+    by merging colours, minutes on 6x6, is asked for on its own:
+    :mod:`.merging`)."""
     check(n, c)
-    if merge is not None:
-        merged(wrapslide(n, c), merge)   # a bad --merge is refused before any work
     found, missing = [counting(n, c)], []
     found += from_tree(store, n, c) + counting_past_tree(store, n, c)
     if c > 2:
@@ -371,8 +277,6 @@ def compute(store: Store, n: int, c: int, merge: str | None = None) -> tuple[lis
             found.append(by_phases(store, n, c))
         except WsdbError as e:
             missing.append(f"phases: {e}")
-    if merge is not None:
-        found.append(by_merging(store, n, c, merge))
     return found, missing
 
 

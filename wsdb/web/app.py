@@ -112,6 +112,8 @@ class PuzzleOut(BaseModel):
 
 
 ERRORS = {400: {"model": Problem, "description": "Bad input, with the CLI's one-line reason."},
+          413: {"model": Problem, "description": "A request body over 64 KiB (a state, a method and "
+                                                 "500 moves fit in a few KB): refused before it is read."},
           422: {"model": Problem, "description": "A request of the wrong shape."},
           500: {"model": Problem, "description": "The database is damaged (an answer checked itself and "
                                                  "failed): the line names the build and points at `wsdb verify`."},

@@ -1,0 +1,184 @@
+"""The upper bound on Θ(n, c) by merging colours (docs/frontier.md,
+`wsdb bounds compute --merge`): solve the grid with some colours taken as
+one, then the colours apart.
+
+* Phase 1 is the merged grid (:func:`wsdb.puzzle.model.merged`): from any
+  state, at most its God number G moves reach a state whose merged image
+  is solved. A census counts it: over the subset numbering where it has
+  two colours (6x6 three colours with 1+2 merged: 18 cells against 18),
+  else over classes.
+* Phase 2 starts from every state whose merged image is solved; its worst
+  case W is the largest of their exact distances, from a complete tree or
+  proven one class at a time by IDA* (`wsdb solve --method optimal`).
+
+So Θ ≤ G + W. Where the census kept its table (two colours, two merged),
+one move comes off when no state needs both worst cases: every state of
+the merged grid at G has several shortest paths to solved, read from the
+table, and each lifting of it (each way to split its merged cells into
+the two merged colours) needs only one path that does not finish on a
+phase-2 state at W. Then a state at most G - 1 from its merged goal takes
+at most G - 1 + W moves, and one at G at most G + W - 1: Θ ≤ G + W - 1.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import numpy as np
+
+from ..db.lookup import lookup_grid
+from ..db.store import Store
+from ..engine.census import census, subset_table
+from ..engine.engines import Engine
+from ..errors import WsdbError
+from ..notices import step
+from ..puzzle.model import Puzzle, merged, wrapslide
+from ..puzzle.text import state_texts
+from .bounds import MAX_PHASE_STATES, Bound, check
+
+#: Shortest paths tried per state of the merged grid at its God number
+#: before its liftings that finish at the worst case on every path tried
+#: are taken as needing both worst cases.
+TRIES = 24
+
+
+def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray]:
+    """The coarser grid that merges the colours ``together`` (digits as
+    printed, :func:`wsdb.puzzle.model.merged`), and every state of ``fine``
+    whose image there is solved: the merged cells of each coarse solved
+    state filled with the merged colours, in their counts, every way."""
+    coarse = merged(fine, together)
+    picked = _picked(together)
+    ways = math.prod(math.comb(sum(fine.counts[k] for k in picked[i:]), fine.counts[picked[i]])
+                     for i in range(len(picked) - 1)) * len(coarse.solved)
+    if ways > MAX_PHASE_STATES:
+        raise WsdbError(f"the states with {coarse.label} solved are {ways:,}, more than the "
+                        f"{MAX_PHASE_STATES:,} whose distances are found one class at a time")
+    out = []
+    others = [k for k in range(fine.c) if k not in picked]
+    for solved in coarse.solved:
+        base = np.zeros(fine.ncells, dtype=np.uint8)
+        rest = np.flatnonzero(solved > 0)
+        base[rest] = np.asarray(others, dtype=np.uint8)[solved[rest] - 1]
+        out += list(_fillings(base, np.flatnonzero(solved == 0), [(k, fine.counts[k]) for k in picked]))
+    return coarse, np.unique(np.array(out, dtype=np.uint8), axis=0)
+
+
+def _picked(together: str) -> list[int]:
+    return sorted({int(ch) - 1 for ch in together})
+
+
+def _fillings(base: np.ndarray, cells: np.ndarray, colours: list[tuple[int, int]]):
+    """``base`` with ``cells`` coloured by (colour, count) in every way."""
+    (colour, count), later = colours[0], colours[1:]
+    if not later:
+        state = base.copy()
+        state[cells] = colour
+        yield state
+        return
+    for chosen in itertools.combinations(range(len(cells)), count):
+        state = base.copy()
+        state[cells[list(chosen)]] = colour
+        yield from _fillings(state, np.delete(cells, chosen), later)
+
+
+def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES) -> Bound:
+    """The two-phase upper bound of the module docstring, with its phases
+    (and, where it applies, the states at the merged grid's God number
+    checked) as the witness."""
+    check(n, c)
+    fine = wrapslide(n, c)
+    t0 = time.perf_counter()
+    coarse, states = merged_phase_states(fine, together)
+    table = None
+    with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states"):
+        if coarse.c == 2:
+            table = subset_table(coarse)
+            height, total, method = table.height, sum(table.states), "ranked"
+            far = table.ranking.unrank(table.last[:1]) if table.last is not None else None
+        else:
+            cen = census(coarse)
+            height, total, method, far = cen.height, cen.total, cen.method, None
+    first = dict(grid=coarse.label, worst=height, by=f"census ({method})", states=total,
+                 seconds=round(time.perf_counter() - t0, 1))
+    if far is not None and len(far):
+        first["state"] = state_texts(coarse, far)[0]
+    t1 = time.perf_counter()
+    engine = Engine(fine)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
+                             return_inverse=True)
+    reps = states[keep]
+    with step(f"phase 2: {fine.label} from its merged image solved",
+              f"the exact distances of {len(reps):,} classes ({len(states):,} states)"):
+        distances, how = _exact_distances(store, fine, reps)
+    far2 = int(np.argmax(distances))
+    second = dict(grid=f"{fine.label} from the merged colours solved", worst=int(distances[far2]), by=how,
+                  state=state_texts(fine, reps[far2:far2 + 1])[0], states=len(states), classes=len(reps),
+                  seconds=round(time.perf_counter() - t1, 1))
+    value = first["worst"] + second["worst"]
+    witness = dict(phases=[first, second], merged=together)
+    if table is not None and table.last is not None and len(_picked(together)) == 2 and height > 0:
+        t2 = time.perf_counter()
+        with step(f"the {coarse.label} states at {height}",
+                  f"whether each way to split their merged cells has a shortest path avoiding "
+                  f"{second['worst']} after it"):
+            left, checked = _worst_liftings(table, coarse, fine, together, states,
+                                            distances[np.ravel(cls)], second["worst"], tries)
+        witness["both_worst"] = dict(states=checked, tries=tries, unavoidable=left,
+                                     seconds=round(time.perf_counter() - t2, 1))
+        if left == 0:
+            value -= 1
+    return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
+                 f"wsdb bounds compute --n {n} --c {c} --merge {together}")
+
+
+def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
+                    distances: np.ndarray, worst: int, tries: int) -> tuple[int, int]:
+    """How many liftings of the merged grid's deepest states finish on a
+    phase-2 state at ``worst`` along every shortest path tried, and how
+    many deepest states were checked."""
+    ranking = table.ranking
+    weights = np.uint64(1) << np.arange(fine.ncells, dtype=np.uint64)
+
+    def word(mask):
+        return (mask * weights).sum(axis=1, dtype=np.uint64)
+
+    picked = _picked(together)
+    goals = word(coarse.solved == 0)
+    bad_states = states[distances == worst]
+    home = word(np.isin(bad_states, picked))          # the merged cells: which goal each finishes on
+    arranged = word(bad_states == picked[0])          # how the merged colours fill them
+    per_goal = [arranged[home == g] for g in goals]
+    bad = np.zeros((len(goals), max(1, max(len(b) for b in per_goal))), dtype=np.uint64)
+    for g, b in enumerate(per_goal):
+        bad[g, :len(b)] = b
+    nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
+    cells = ranking.cell_words(table.last)
+    if ranking.halved:   # an index stands for a state and its swap: both are at the God number
+        full = np.uint64((1 << fine.ncells) - 1)
+        cells = np.concatenate([cells, ~cells & full])
+    left = ranking.unavoidable(table.words, cells, table.height, tries, goals, bad, nbad)
+    if (left < 0).any():
+        raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
+                        "is damaged (out of memory?); no bound is stored")
+    return int(left.sum()), len(cells)
+
+
+def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.ndarray, str]:
+    """Each state's exact distance, from the complete tree where one is
+    stored, else proven optimal one by one; refuses where a proof did not
+    finish (a distance not proven is no upper bound's worst case)."""
+    row = store.finished_build(fine.n, fine.c)
+    if row is not None and row["complete"]:
+        return np.array([a.distance for a in lookup_grid(store, fine, reps)]), "tree"
+    from ..solver.solve import iter_solve
+
+    texts = state_texts(fine, reps)
+    out = np.empty(len(texts), dtype=np.int64)
+    for i, sol in enumerate(iter_solve(list(texts), store=store, method="optimal", length_only=True)):
+        if not sol.optimal:
+            raise WsdbError(f"phase 2: {texts[i]} was not proven optimal within the effort (length "
+                            f"{sol.length}, at least {sol.lower_bound}); no upper bound is stored")
+        out[i] = sol.length
+    return out, "optimal"
