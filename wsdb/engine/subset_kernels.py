@@ -257,23 +257,28 @@ def grow_mod3(words, size, depth, backward, k, ncells, binom, P, R, last, full):
     return counts.sum()
 
 
+@njit(cache=True, inline="always")
+def _coded(words, w, size, code):
+    """The fields of word w holding ``code``, those past ``size`` left out."""
+    want = _equal(words[w], code)
+    if (w + 1) * FIELDS > size:
+        want &= _fields(0, size - w * FIELDS)
+    return want
+
+
 @njit(cache=True)
 def with_code(words, size, code):
     """Every index below ``size`` coded ``code``, in order."""
     total = 0
     for w in range(words.shape[0]):
-        want = _equal(words[w], code)
-        if (w + 1) * FIELDS > size:
-            want &= _fields(0, size - w * FIELDS)
+        want = _coded(words, w, size, code)
         while want:
             want &= want - np.uint64(1)
             total += 1
     out = np.empty(total, dtype=np.int64)
     got = 0
     for w in range(words.shape[0]):
-        want = _equal(words[w], code)
-        if (w + 1) * FIELDS > size:
-            want &= _fields(0, size - w * FIELDS)
+        want = _coded(words, w, size, code)
         while want:
             out[got] = w * FIELDS + (np.int64(trailing_zeros(want)) >> 1)
             want &= want - np.uint64(1)
@@ -328,10 +333,11 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, 
     many of its liftings every one of ``tries`` shortest paths leads into
     the bad finishing states: ``bad[g, :nbad[g]]`` are the arrangements (the
     cells of the finer grid's first merged colour) that are worst among
-    those finishing on goal ``goals[g]``. A path's moves send a lifting's
-    cells ``S`` to ``perm(S)``; the liftings it sends into a bad
-    arrangement ``A`` are ``perm^-1(A)``. Zero: every lifting has a path
-    that finishes outside the worst."""
+    those finishing on goal ``goals[g]``. A path's moves carry the colour
+    of cell ``perm[i]`` to cell i, so the liftings it sends into a bad
+    arrangement ``A`` are those whose first merged colour is on the cells
+    ``perm[i]``, i in A (:func:`_image`). Zero: every lifting has a path
+    that finishes outside the worst; -1: a path did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
     ncells = moves.shape[1]
     most = bad.shape[1]
