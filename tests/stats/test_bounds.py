@@ -197,6 +197,21 @@ def test_a_grid_without_a_coarser_tree_says_why(db, run):
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
+def test_the_merging_bound_from_the_command_is_stored_once(db, run):
+    before = len(Store.open(db).bound_rows(4, 3))
+    res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--db", db, "--json")
+    assert res.exit_code == 0
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    merged_row = next(r for r in rows if r["command"].endswith("--merge 12"))
+    assert merged_row["kind"] == "upper" and merged_row["value"] == 14 and merged_row["method"] == "phases"
+    stored = Store.open(db).bound_rows(4, 3)
+    assert len(stored) == before + len(rows)
+    for bad in ("3", "13x", "123"):   # one colour, not digits, every colour: refused before any work
+        res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", bad, "--db", db)
+        assert res.exit_code == 2 and "--merge" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
+
+
 @pytest.mark.slow
 def test_6x6_two_colour_bounds_hold(thesis, tmp_path):
     god = thesis["god_numbers"]["6x6_c2"]
