@@ -78,6 +78,8 @@ def test_a_path_read_from_the_table_is_a_shortest_one():
     depth = {s.tobytes(): d for d, level in enumerate(levels) for s in level}
     assert table.states == [len(level) for level in levels]
     assert len(table.last) * 2 == len(levels[-1])   # the deepest level, listed (an index per swap pair)
+    for d, level in enumerate(levels):   # every state's distance mod 3
+        assert (table.ranking.codes(table.words, table.ranking.rank(level)) == d % 3).all()
     binom, P, R, last, full = table.ranking.tables
     for i, cell in enumerate(table.ranking.cell_words(table.last)[::50]):
         for attempt in range(3):
