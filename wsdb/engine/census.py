@@ -137,7 +137,7 @@ def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = No
     if isinstance(puzzle, SlidingPuzzle):
         ranking, table, states = ranked_table(puzzle, progress, max_depth, t0, trace)
         far = ranking.find(table, len(states) - 1, FARTHEST)
-    elif isinstance(ranking_of(puzzle), SubsetRanking):
+    elif two_colours(puzzle):
         counted = subset_table(puzzle, progress, max_depth, t0, trace)
         states = counted.states
         far = counted.ranking.unrank(counted.last[:FARTHEST]) if counted.last is not None else []
@@ -194,12 +194,11 @@ def subset_table(puzzle: Puzzle, progress: Progress | None = None, max_depth: in
     return SubsetTable(ranking, words, states, last)
 
 
-def ranking_of(puzzle: Puzzle | SlidingPuzzle) -> Ranking | SubsetRanking:
-    """The numbering a ranked census uses: cells of one colour for a
-    two-colour grid whose every arrangement is a state, else the group's."""
-    if isinstance(puzzle, Puzzle) and puzzle.c == 2 and puzzle.every_arrangement:
-        return SubsetRanking.of(puzzle)
-    return Ranking.of(puzzle)
+def two_colours(puzzle: Puzzle | SlidingPuzzle) -> bool:
+    """Whether a ranked census numbers ``puzzle``'s states by the cells of
+    one colour (:class:`.subsets.SubsetRanking`: two colours, every
+    arrangement a state) rather than by their place in a group."""
+    return isinstance(puzzle, Puzzle) and puzzle.c == 2 and puzzle.every_arrangement
 
 
 def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,

@@ -173,6 +173,15 @@ def code_of(words, y):
     return (words[y // FIELDS] >> np.uint64(2 * (y % FIELDS))) & np.uint64(3)
 
 
+@njit(cache=True, inline="always")
+def _coded(words, w, size, code):
+    """The fields of word w holding ``code``, those past ``size`` left out."""
+    want = _equal(words[w], code)
+    if (w + 1) * FIELDS > size:
+        want &= _fields(0, size - w * FIELDS)
+    return want
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def grow_mod3(words, size, depth, backward, k, ncells, binom, P, R, last, full):
     """Mark the states at distance depth+1 with the code (depth+1) mod 3
@@ -203,10 +212,8 @@ def grow_mod3(words, size, depth, backward, k, ncells, binom, P, R, last, full):
         for g0 in range(first, end, GROUP):
             states = 0
             for w in range(g0, min(end, g0 + GROUP)):
-                want = _equal(words[w], 3 if backward else here)
+                want = _coded(words, w, size, 3 if backward else here)
                 base = w * FIELDS
-                if base + FIELDS > size:
-                    want &= _fields(0, size - base)
                 while want:
                     low = want & (~want + np.uint64(1))
                     want ^= low
@@ -249,21 +256,12 @@ def grow_mod3(words, size, depth, backward, k, ncells, binom, P, R, last, full):
                 for q in range(states * nmoves):
                     y = ys[q]
                     shift = np.uint64(2 * (y % FIELDS))
-                    if (words[y // FIELDS] >> shift) & np.uint64(3) == 3:
+                    if code_of(words, y) == 3:
                         old = atomic_and(words, y // FIELDS, ~(clear << shift))
                         if (old >> shift) & np.uint64(3) == 3:
                             found += 1
         counts[item] = found
     return counts.sum()
-
-
-@njit(cache=True, inline="always")
-def _coded(words, w, size, code):
-    """The fields of word w holding ``code``, those past ``size`` left out."""
-    want = _equal(words[w], code)
-    if (w + 1) * FIELDS > size:
-        want &= _fields(0, size - w * FIELDS)
-    return want
 
 
 @njit(cache=True)
@@ -305,24 +303,20 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
     at d-1, d or d+1, three different codes). ``attempt`` picks among the
     moves that qualify, so that attempts find different paths. Fills
     ``path`` and returns the goal word reached."""
-    nmoves = P.shape[0]
+    nearer = np.empty(P.shape[0], dtype=np.int64)   # the moves one nearer, in order
     choice = np.uint64(attempt) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(cell)
     d = depth
     while d > 0:
         want = np.uint64((d - 1) % 3)
         ok = 0
-        for mv in range(nmoves):
+        for mv in range(P.shape[0]):
             if code_of(words, _neighbour(cell, P, R, mv, last, full)) == want:
+                nearer[ok] = mv
                 ok += 1
         choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        pick = np.int64((choice >> np.uint64(33)) % np.uint64(ok))
-        for mv in range(nmoves):
-            if code_of(words, _neighbour(cell, P, R, mv, last, full)) == want:
-                if pick == 0:
-                    path[depth - d] = mv
-                    cell = _moved(cell, P, mv)
-                    break
-                pick -= 1
+        mv = nearer[np.int64((choice >> np.uint64(33)) % np.uint64(ok))]
+        path[depth - d] = mv
+        cell = _moved(cell, P, mv)
         d -= 1
     return cell
 

@@ -156,6 +156,16 @@ def wrapslide(n: int, c: int) -> Puzzle:
                   roots=("all", "single"), every_arrangement=True)
 
 
+def merged_colours(puzzle: Puzzle, together: str) -> list[int]:
+    """The colours (0-based) ``together`` names as digits 1..c: two or
+    more, not all."""
+    picked = sorted({int(ch) - 1 for ch in together}) if together.isdigit() else []
+    if len(picked) < 2 or len(picked) == puzzle.c or picked[-1] >= puzzle.c or picked[0] < 0:
+        raise WsdbError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
+                        f"not all, as digits (e.g. 12)")
+    return picked
+
+
 def merged(puzzle: Puzzle, together: str) -> Puzzle:
     """The coarser grid where the colours named in ``together`` (digits
     1..c, as printed) become one colour: every state of ``puzzle`` has one
@@ -163,10 +173,7 @@ def merged(puzzle: Puzzle, together: str) -> Puzzle:
     phase of a phase bound (docs/frontier.md): merged colours first, the
     rest after. The merged colour is numbered first, the others keep their
     order."""
-    picked = sorted({int(ch) - 1 for ch in together}) if together.isdigit() else []
-    if len(picked) < 2 or len(picked) == puzzle.c or picked[-1] >= puzzle.c or picked[0] < 0:
-        raise WsdbError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
-                        f"not all, as digits (e.g. 12)")
+    picked = merged_colours(puzzle, together)
     rest = [k for k in range(puzzle.c) if k not in picked]
     image = np.empty(puzzle.c, dtype=np.uint8)
     image[picked] = 0
@@ -183,8 +190,44 @@ def merged(puzzle: Puzzle, together: str) -> Puzzle:
     names = "+".join(str(k + 1) for k in picked)
     title = (f"{puzzle.n}x{puzzle.n} {puzzle.c}-colour with colours {names} merged "
              f"({' / '.join(str(k) for k in counts)} cells)")
-    return replace(puzzle, c=len(counts), counts=tuple(counts), solved=solved,
-                               interchangeable=same if same > 1 else 1, title=title, roots=("all",))
+    return replace(puzzle, c=len(counts), counts=tuple(counts), solved=solved, interchangeable=same,
+                   title=title, roots=("all",))
+
+
+def merged_goal_count(puzzle: Puzzle, together: str) -> int:
+    """How many states :func:`merged_goal_states` lists."""
+    picked, coarse = merged_colours(puzzle, together), merged(puzzle, together)
+    return math.prod(math.comb(sum(puzzle.counts[k] for k in picked[i:]), puzzle.counts[picked[i]])
+                     for i in range(len(picked) - 1)) * len(coarse.solved)
+
+
+def merged_goal_states(puzzle: Puzzle, together: str) -> np.ndarray:
+    """Every state of ``puzzle`` whose image with ``together`` merged is
+    solved: the merged cells of each coarse solved state filled with the
+    merged colours, in their counts, every way (sorted, each once)."""
+    picked, coarse = merged_colours(puzzle, together), merged(puzzle, together)
+    others = np.array([k for k in range(puzzle.c) if k not in picked], dtype=np.uint8)
+    out = []
+    for solved in coarse.solved:
+        base = np.zeros(puzzle.ncells, dtype=np.uint8)
+        rest = np.flatnonzero(solved > 0)
+        base[rest] = others[solved[rest] - 1]
+        out += list(_fillings(base, np.flatnonzero(solved == 0), [(k, puzzle.counts[k]) for k in picked]))
+    return np.unique(np.array(out, dtype=np.uint8), axis=0)
+
+
+def _fillings(base: np.ndarray, cells: np.ndarray, colours: list[tuple[int, int]]):
+    """``base`` with ``cells`` coloured by (colour, count) in every way."""
+    (colour, count), later = colours[0], colours[1:]
+    if not later:
+        state = base.copy()
+        state[cells] = colour
+        yield state
+        return
+    for chosen in itertools.combinations(range(len(cells)), count):
+        state = base.copy()
+        state[cells[list(chosen)]] = colour
+        yield from _fillings(state, np.delete(cells, chosen), later)
 
 
 def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -> np.ndarray:

@@ -18,13 +18,13 @@ many ways of the same, optimal length, ending on different states; how
 long the next phase takes depends much on which (four 8x8 three-colour
 states, 30 ways each: 34.0 moves from the first way, 29.75 from the
 best), so the first phase keeps up to ``FIRST_PHASE_WAYS`` of them and the
-next phase's beam starts from all at once. Otherwise, and in the later phases, a phase is a beam search in its
-own grid, handed over to its tree when a beam state is held there. Where
-the beam stalls a few cells short of solved (it minimises misplaced cells,
-and the last four to eight need a long detour), meet in the middle from its
-best states finds the exact rest: on 8x8 three colours, four misplaced
-cells are typically 11 moves from solved, within the depth-6 tree plus four
-or five forward levels.
+next phase's beam starts from all at once. Otherwise, and in the later
+phases, a phase is a beam search in its own grid, handed over to its tree
+when a beam state is held there. Where the beam stalls a few cells short
+of solved (it minimises misplaced cells, and the last four to eight need
+a long detour), meet in the middle from its best states finds the exact
+rest: on 8x8 three colours, four misplaced cells are typically 11 moves
+from solved, within the depth-6 tree plus four or five forward levels.
 
 A phase before the last that stalls even so is finished by repairs in its
 own grid (:mod:`.repair`), and the phases go on. The last phase of four

@@ -25,7 +25,6 @@ Four arguments, each a :class:`Bound`:
 """
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import time
@@ -38,7 +37,7 @@ import numpy as np
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..errors import WsdbError
-from ..puzzle.model import check_grid, wrapslide
+from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
 
 #: The game's grid sizes, whose God numbers the bounds are about.
@@ -190,28 +189,18 @@ def _at_least(state: str, db, effort: float | None, k: int) -> Bound:
 def phase_size(n: int, c: int) -> int:
     """How many states :func:`phase_states` lists: a way to fill the merged
     cells for each coarse solved state."""
-    fine = wrapslide(n, c)
-    return math.comb(sum(fine.counts[c - 2:]), fine.counts[c - 2]) * len(wrapslide(n, c - 1).solved)
+    return merged_goal_count(wrapslide(n, c), f"{c - 1}{c}")
 
 
 def phase_states(n: int, c: int) -> np.ndarray:
-    """Every state of the (n, c) grid whose (c-1)-colour image is solved:
-    the merged cells of each coarse solved state filled with the last two
-    colours in every way."""
+    """Every state of the (n, c) grid whose (c-1)-colour image is solved
+    (the last two colours merged: the thesis' coarser grid): the merged
+    cells of each coarse solved state filled with the last two colours in
+    every way."""
     if phase_size(n, c) > MAX_PHASE_STATES:
         raise WsdbError(f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
                         f"more than the {MAX_PHASE_STATES:,} looked up one by one")
-    fine, coarse = wrapslide(n, c), wrapslide(n, c - 1)
-    a, b = fine.counts[c - 2], fine.counts[c - 1]
-    out = []
-    for solved in coarse.solved:
-        merged = np.flatnonzero(solved == c - 2)
-        for picked in itertools.combinations(range(a + b), a):
-            cells = solved.copy()
-            cells[merged] = c - 1
-            cells[merged[list(picked)]] = c - 2
-            out.append(cells)
-    return np.unique(np.array(out, dtype=np.uint8), axis=0)
+    return merged_goal_states(wrapslide(n, c), f"{c - 1}{c}")
 
 
 def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:

@@ -21,8 +21,6 @@ at most G - 1 + W moves, and one at G at most G + W - 1: Θ ≤ G + W - 1.
 """
 from __future__ import annotations
 
-import itertools
-import math
 import time
 
 import numpy as np
@@ -33,7 +31,8 @@ from ..engine.census import census, subset_table
 from ..engine.engines import Engine
 from ..errors import WsdbError
 from ..notices import step
-from ..puzzle.model import Puzzle, merged, wrapslide
+from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
+                            wrapslide)
 from ..puzzle.text import state_texts
 from .bounds import MAX_PHASE_STATES, Bound, check
 
@@ -46,41 +45,12 @@ TRIES = 24
 def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray]:
     """The coarser grid that merges the colours ``together`` (digits as
     printed, :func:`wsdb.puzzle.model.merged`), and every state of ``fine``
-    whose image there is solved: the merged cells of each coarse solved
-    state filled with the merged colours, in their counts, every way."""
-    coarse = merged(fine, together)
-    picked = _picked(together)
-    ways = math.prod(math.comb(sum(fine.counts[k] for k in picked[i:]), fine.counts[picked[i]])
-                     for i in range(len(picked) - 1)) * len(coarse.solved)
+    whose image there is solved (:func:`wsdb.puzzle.model.merged_goal_states`)."""
+    coarse, ways = merged(fine, together), merged_goal_count(fine, together)
     if ways > MAX_PHASE_STATES:
         raise WsdbError(f"the states with {coarse.label} solved are {ways:,}, more than the "
                         f"{MAX_PHASE_STATES:,} whose distances are found one class at a time")
-    out = []
-    others = [k for k in range(fine.c) if k not in picked]
-    for solved in coarse.solved:
-        base = np.zeros(fine.ncells, dtype=np.uint8)
-        rest = np.flatnonzero(solved > 0)
-        base[rest] = np.asarray(others, dtype=np.uint8)[solved[rest] - 1]
-        out += list(_fillings(base, np.flatnonzero(solved == 0), [(k, fine.counts[k]) for k in picked]))
-    return coarse, np.unique(np.array(out, dtype=np.uint8), axis=0)
-
-
-def _picked(together: str) -> list[int]:
-    return sorted({int(ch) - 1 for ch in together})
-
-
-def _fillings(base: np.ndarray, cells: np.ndarray, colours: list[tuple[int, int]]):
-    """``base`` with ``cells`` coloured by (colour, count) in every way."""
-    (colour, count), later = colours[0], colours[1:]
-    if not later:
-        state = base.copy()
-        state[cells] = colour
-        yield state
-        return
-    for chosen in itertools.combinations(range(len(cells)), count):
-        state = base.copy()
-        state[cells[list(chosen)]] = colour
-        yield from _fillings(state, np.delete(cells, chosen), later)
+    return coarse, merged_goal_states(fine, together)
 
 
 def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES) -> Bound:
@@ -118,7 +88,8 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES) 
                   seconds=round(time.perf_counter() - t1, 1))
     value = first["worst"] + second["worst"]
     witness = dict(phases=[first, second], merged=together)
-    if table is not None and table.last is not None and len(_picked(together)) == 2 and height > 0:
+    two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
+    if table is not None and table.last is not None and two and height > 0:
         t2 = time.perf_counter()
         with step(f"the {coarse.label} states at {height}",
                   f"whether each way to split their merged cells has a shortest path avoiding "
@@ -144,7 +115,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     def word(mask):
         return (mask * weights).sum(axis=1, dtype=np.uint64)
 
-    picked = _picked(together)
+    picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
     bad_states = states[distances == worst]
     home = word(np.isin(bad_states, picked))          # the merged cells: which goal each finishes on
