@@ -111,13 +111,18 @@ def _moved(word, P, m):
 
 
 @njit(cache=True, inline="always")
+def index_of(word, R, last, full):
+    """The index of a word; with ``last`` (the halved numbering's last cell
+    bit, else 0) a word holding it is swapped first."""
+    if word & last:
+        word = ~word & full
+    return _rank(word, R)
+
+
+@njit(cache=True, inline="always")
 def _neighbour(word, P, R, m, last, full):
-    """The index of move m's neighbour of a word; with ``last`` (the halved
-    numbering's last cell bit, else 0) a word holding it is swapped first."""
-    y = _moved(word, P, m)
-    if y & last:
-        y = ~y & full
-    return _rank(y, R)
+    """The index of move m's neighbour of a word (:func:`index_of`)."""
+    return index_of(_moved(word, P, m), R, last, full)
 
 
 @njit(cache=True)

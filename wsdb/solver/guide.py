@@ -10,6 +10,8 @@ from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
+from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
+from .pairs import PairCensus, pair_words
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
 from .settings import GATHER_TREES, ZOBRIST_SEED
 
@@ -39,15 +41,38 @@ class Guide:
     def has_table(self) -> bool:
         return self.tables.table.shape[0] > 0
 
+    @property
+    def has_pairs(self) -> bool:
+        """Whether the pair bound is read (:mod:`.pairs`)."""
+        return self.tables.psides.shape[0] > 0
+
     def bound(self, cells: np.ndarray) -> int:
-        """A proven lower bound on the distance of one state: its largest
-        gather distance (0 without a gather table or a two-colour tree)."""
+        """A proven lower bound on the distance of one state: the largest of
+        its gather distances and, where the pair census is held, its pair
+        distances (0 without a gather table or a two-colour tree)."""
         if self.gathers is not None:
             return int(self.gather_distances(cells[None])[0][0])
         if not self.has_table:
             return 0
         t = self.tables
-        return int(gather_bounds(cells, t.gcols, t.table, t.binom)[0])
+        gather = int(gather_bounds(cells, t.gcols, t.table, t.binom)[0])
+        return max(gather, self.pair_distances(cells).max(initial=0))
+
+    def pair_distances(self, cells: np.ndarray) -> np.ndarray:
+        """The exact distance of each pairing's image of one state (none
+        without the pair census)."""
+        cells = np.ascontiguousarray(cells, dtype=np.uint8)
+        return np.array([pair_distance(cells, k, self.tables) for k in range(self.tables.psides.shape[0])],
+                        dtype=np.int64)
+
+    def pair_stacks(self, streams: int, depths: int, start: np.ndarray) -> PairStack:
+        """A pair stack per search stream (:class:`.pair_kernels.PairStack`,
+        each array with a leading stream axis), each one's first row set
+        from ``start``."""
+        t = self.tables
+        one = pair_stack(depths, t.moves.shape[0], t.psides.shape[0])
+        pair_start(np.ascontiguousarray(start, dtype=np.uint8), t, one)
+        return PairStack(*(np.repeat(a[None], streams, axis=0) for a in one))
 
     def gather_distances(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(largest, sum) over the colours with q cells of each one's gather
@@ -74,11 +99,14 @@ def quadrant_goals(puzzle: Puzzle) -> np.ndarray:
     return np.ascontiguousarray(puzzle.solved[:, corners])
 
 
-def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
+def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide:
     """Gather table, stored tree and move tables of one grid (tables are
-    derived from ``store`` where it has them; searches work without)."""
+    derived from ``store`` where it has them; searches work without). The
+    pair census is read where it is cached beside the database, and with
+    ``pairs`` derived where it is not (:mod:`.pairs`); IDA* reads it."""
     n, q = puzzle.n, (puzzle.n // 2) ** 2
     table = gather_table(n, store) if store is not None else None
+    words = pair_words(puzzle, store, pairs) if table is not None else None
     rng = np.random.default_rng(ZOBRIST_SEED)
     tables = SearchTables(
         moves=np.ascontiguousarray(puzzle.moves), family=puzzle.move_family, blocked=puzzle.blocked,
@@ -86,7 +114,7 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         table=table if table is not None else np.zeros(0, np.uint8),
         binom=binomials_for(n),
         zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64),
-        goals=quadrant_goals(puzzle))
+        goals=quadrant_goals(puzzle), **PairCensus(puzzle, words).fields)
     # compile (or load) the search kernels now, before any time limit starts
     solved = np.ascontiguousarray(puzzle.solved[:1])
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables, 1)
@@ -95,7 +123,8 @@ def guide_for(puzzle: Puzzle, store: Store | None) -> Guide:
         one = np.zeros(1, np.int64)   # one stream, horizon 1, bound 0: every move is cut at once
         horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
                     np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(), np.zeros((1, 1, 1), np.int64),
-                    one.copy(), 1, one[None].copy())
+                    one.copy(), 1, one[None].copy(), PairStack(*(a[None] for a in pair_stack(
+                        2, len(puzzle.moves), tables.psides.shape[0]))))
     eg = endgame(n, puzzle.c, store) if store is not None else None
     if eg is not None:   # its lookup kernels too
         eg.depth(solved)

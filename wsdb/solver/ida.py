@@ -78,13 +78,14 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
         paths = np.zeros((lanes, horizon), np.int64)
         depths = np.zeros(lanes, np.int64)
         seen = np.zeros((lanes, 1), np.int64)
+        pss = guide.pair_stacks(lanes, horizon + 1, start)
         found_paths = np.empty((lanes, IDA_LEAVES, horizon), np.int64)
         cut, any_leaf = 1 << 30, False
         while (depths >= 0).any():
             if effort.past(deadline):
                 return None, bound, True
             nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
-                                     found_paths, counts, IDA_CALL_NODES, seen)
+                                     found_paths, counts, IDA_CALL_NODES, seen, pss)
             effort.charge("dfs", nodes)
             cut = min(cut, int(nxt))
             if counts.any():

@@ -27,6 +27,7 @@ from numba import njit, prange
 
 from ..engine.compiling import announce_compiles
 from ..engine.intrinsics import prefetch
+from .pair_kernels import PairStack, pair_child, pair_kids, pair_stack, pair_start
 
 announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
 
@@ -48,6 +49,13 @@ class SearchTables(NamedTuple):
     binom: np.ndarray     # binom[a, b] = C(a, b)
     zobrist: np.ndarray   # (N, 4) random words: a state's hash is their xor
     goals: np.ndarray     # (G, 4) the colour of each quadrant in each solved state
+    pair: np.ndarray      # the pair census's two-bit codes (:mod:`.pairs`), or empty
+    psides: np.ndarray    # (K, 4) uint8: the colours on the counted side of each partition (K = 0: none)
+    prank: np.ndarray     # the census's rank tables
+    pmove: np.ndarray     # its move tables (a move's action on a word, a byte at a time)
+    plast: np.uint64      # its halved numbering's last cell bit (0: not halved)
+    pfull: np.uint64      # every cell's bit
+    proots: np.ndarray    # the census's goal indices
 
 
 @njit(cache=True, inline="always")
@@ -358,13 +366,15 @@ def bounded_dfs(start, st, bound, budget, path):
     h0, _ = gather_bounds(start, st.gcols, st.table, st.binom)
     if h0 == 0:
         return 0, 1, 1 << 30
+    ps = pair_stack(bound + 1, st.moves.shape[0], st.psides.shape[0])
+    pair_start(start, st, ps)
     stack = np.empty((bound + 1, ncells), np.uint8)
     stack[0] = start
     nextm = np.zeros(bound + 1, np.int64)
     solved = np.empty((1, ncells), np.uint8)
     moves = np.empty((1, bound), np.int64)
     count, depth, nodes, nxt = _horizon_stream(st, bound, bound, stack, nextm, path, 0, solved, moves, budget,
-                                               0, 1, 0, np.zeros(1, np.int64))
+                                               0, 1, 0, np.zeros(1, np.int64), ps)
     if count:
         path[:bound] = moves[0]
         return bound, nodes, nxt
@@ -373,13 +383,19 @@ def bounded_dfs(start, st, bound, budget, path):
 
 @njit(cache=True, inline="always")
 def _horizon_stream(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_paths, budget,
-                    split, stride, offset, seen):
+                    split, stride, offset, seen, ps):
     """The loop of :func:`horizon_dfs`, for one of ``stride`` streams: of
     the nodes at depth ``split`` (numbered in search order, the count kept
     in ``seen[0]`` between calls) it enters only those numbered ``offset``
-    modulo ``stride``, so streams share the work without talking."""
+    modulo ``stride``, so streams share the work without talking. ``ps``
+    holds the pair distances of the states on the stack
+    (:class:`.pair_kernels.PairStack`; no columns without a pair census):
+    the bound is the largest of them and of the gather distances. The
+    pair distances are read first: they cut most children, before their
+    cells are made or their gather distances read."""
     ncells, nm = stack.shape[1], st.moves.shape[0]
     first = st.blocked.shape[0] - 1
+    pairs = st.psides.shape[0] > 0
     count, nodes = 0, 0
     nxt = 1 << 30
     while depth >= 0 and nodes < budget:
@@ -387,15 +403,19 @@ def _horizon_stream(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_
         if m >= nm:
             depth -= 1
             continue
-        nextm[depth] = m + 1
         fam = first if depth == 0 else st.family[path[depth - 1]]
+        if m == 0 and pairs:
+            pair_kids(st, ps, depth, fam)
+        nextm[depth] = m + 1
         if st.blocked[fam, st.family[m]]:
             continue
-        cur = stack[depth + 1]
-        for i in range(ncells):
-            cur[i] = stack[depth, st.moves[m, i]]
         nodes += 1
-        h, _ = gather_bounds(cur, st.gcols, st.table, st.binom)
+        h = pair_child(st, ps, depth, m, bound - depth - 1)
+        cur = stack[depth + 1]
+        if depth + 1 + h <= bound:
+            for i in range(ncells):
+                cur[i] = stack[depth, st.moves[m, i]]
+            h = max(h, gather_bounds(cur, st.gcols, st.table, st.binom)[0])
         f = depth + 1 + h
         if f > bound:
             if f < nxt:
@@ -419,7 +439,7 @@ def _horizon_stream(st, bound, horizon, stack, nextm, path, depth, leaves, leaf_
 
 
 @njit(cache=True, parallel=True)
-def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_paths, counts, budget, seen):
+def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_paths, counts, budget, seen, pss):
     """IDA* up to a horizon, resumable, in ``T = len(depths)`` parallel
     streams: depth-first search from ``stacks[t, 0]`` (the same start in
     every stream) under ``moves made + largest gather distance <= bound``,
@@ -428,7 +448,9 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_
     stored tree of height ``bound - horizon``; ``counts[t]`` says how many.
     Each stream stops when done (``depths[t]`` = -1), when its leaves are
     full, or after ``budget`` nodes; the arrays carry the search between
-    calls. Returns (nodes, smallest f cut)."""
+    calls (``pss``: a :class:`.pair_kernels.PairStack` with a row per
+    stream, its first depth set from the start). Returns (nodes, smallest
+    f cut)."""
     streams = depths.shape[0]
     split = min(2, horizon)
     nodes = np.zeros(streams, np.int64)
@@ -438,7 +460,8 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, paths, depths, leaves, leaf_
         if depths[t] < 0:
             continue
         c, d, k, x = _horizon_stream(st, bound, horizon, stacks[t], nextms[t], paths[t], depths[t], leaves[t],
-                                     leaf_paths[t], budget, split, streams, t, seen[t])
+                                     leaf_paths[t], budget, split, streams, t, seen[t],
+                                     PairStack(pss.dist[t], pss.words[t], pss.kid_words[t], pss.kid_index[t]))
         counts[t], depths[t], nodes[t], cut[t] = c, d, k, x
     return nodes.sum(), cut.min()
 

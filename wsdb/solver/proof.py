@@ -52,7 +52,7 @@ def at_least(state: str, k: int, store: Store, nodes: float) -> Proof:
                         f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)")
     if own is None:
         raise WsdbError(f"--at-least needs the {puzzle.label} tree: `wsdb build --n {n} --c {puzzle.c}`")
-    guide = guide_for(puzzle, store)
+    guide = guide_for(puzzle, store, pairs=True)
     eg = guide.endgame
     stored = int(eg.depth(cells[None])[0])
     if stored >= 0 or eg.complete:

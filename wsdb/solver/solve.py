@@ -143,7 +143,7 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
 
     def guide(n: int, c: int) -> Guide:   # tables load once per grid, not per state
         if (n, c) not in guides:
-            guides[n, c] = guide_for(wrapslide(n, c), store)
+            guides[n, c] = guide_for(wrapslide(n, c), store, pairs=method == "optimal")
         return guides[n, c]
 
     phased: dict[tuple[int, int], bool] = {}

@@ -1,0 +1,115 @@
+"""The pair bound: a lower bound from colours merged in pairs.
+
+Merge a state's colours into two sides of equal size, for example 6x6
+four colours as colours 1+2 against 3+4 (18 cells against 18). The image
+is a state of a two-colour grid, and any solution of the state solves its
+image, so the image's distance is a lower bound on the state's. On 6x6
+the grid with 18 cells of each colour has God's number 13 (its census,
+:func:`wsdb.engine.census.subset_table`, 9,075,135,300 states) against
+12 for the thesis' two-colour grid of 9 cells against 27, whose table the
+gather bound reads (§3.5): most random states are 11 or 12 from their
+merged image's goal, where the largest gather distance is about 8.
+
+Every way to pair the colours gives the same coarse grid when every
+quadrant arrangement of the colours is solved (four colours: 1+2, 1+3
+and 1+4 against the rest; three colours on 6x6: 1+2 against 3), so one
+census serves them all and the bound is the largest of their distances.
+The census keeps distances mod 3, which a search turns into exact
+distances one move at a time (:mod:`.pair_kernels`).
+
+The census takes about 5 minutes and 1.1 GB on 6x6 (2 cores); it is derived once per
+database and cached beside it, like the gather table.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+import numpy as np
+
+from ..db.cache import cache_file, cached_array
+from ..db.store import Store
+from ..engine.census import MAX_TABLE_BYTES, subset_table
+from ..engine.subsets import SubsetRanking
+from ..notices import step
+from ..puzzle import Puzzle
+from ..puzzle.model import merged
+
+#: The cache's stand-in for a build: the census depends on the rules alone.
+RULES = {"built_at": "1", "classes": 0}
+
+
+def partitions(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """The sides (sets of colours with colour 0, half the cells in all) of
+    every pairing whose coarse grid is one halved census, the same for
+    all; none where the census would not fit :data:`MAX_TABLE_BYTES` (8x8:
+    C(64, 32) states) or the coarse goals differ."""
+    half, c = puzzle.ncells // 2, puzzle.c
+    if puzzle.ncells % 2 or c < 3 or math.comb(puzzle.ncells - 1, half) / 4 > MAX_TABLE_BYTES:
+        return []
+    sides = [(0, *rest) for r in range(c - 1) for rest in combinations(range(1, c), r)
+             if sum(puzzle.counts[k] for k in (0, *rest)) == half]
+    goals = {_goal_words(puzzle, side) for side in sides}
+    return sides if len(goals) == 1 else []
+
+
+def coarse(puzzle: Puzzle, side: tuple[int, ...]) -> Puzzle:
+    """The two-colour grid of a pairing: ``side`` merged, then the rest."""
+    grid = merged(puzzle, "".join(str(k + 1) for k in side))
+    if grid.c > 2:
+        grid = merged(grid, "".join(str(k + 1) for k in range(1, grid.c)))
+    return grid
+
+
+def _goal_words(puzzle: Puzzle, side: tuple[int, ...]) -> frozenset:
+    """The coarse goal of a pairing as cell sets, each with its complement."""
+    on = np.isin(puzzle.solved, side)
+    return frozenset(frozenset(np.flatnonzero(row == value).tolist()) for row in on for value in (True, False))
+
+
+class PairCensus:
+    """What the search kernels read: the codes, the numbering's tables and
+    the partitions as colour masks (:class:`wsdb.solver.kernels.SearchTables`)."""
+
+    def __init__(self, puzzle: Puzzle, words: np.ndarray | None):
+        sides = partitions(puzzle) if words is not None else []
+        self.sides = np.zeros((len(sides), 4), np.uint8)
+        for k, side in enumerate(sides):
+            self.sides[k, list(side)] = 1
+        if sides:
+            ranking = SubsetRanking.of(coarse(puzzle, sides[0]))
+            _, self.move, self.rank, self.last, self.full = ranking.tables
+            self.roots = ranking.roots().astype(np.int64)
+            self.words = words
+        else:
+            self.rank, self.last, self.full = np.zeros((1, 1, 1), np.int64), np.uint64(0), np.uint64(0)
+            self.move = np.zeros((1, 1, 1), np.uint64)
+            self.roots, self.words = np.zeros(0, np.int64), np.zeros(0, np.uint64)
+
+    @property
+    def fields(self) -> dict:
+        return dict(pair=self.words, psides=self.sides, prank=self.rank, pmove=self.move, plast=self.last,
+                    pfull=self.full, proots=self.roots)
+
+
+def pair_words(puzzle: Puzzle, store: Store | None, derive: bool) -> np.ndarray | None:
+    """The census of the grid's pairings, cached beside the database: read
+    where it is cached, derived (minutes) only with ``derive``; None when
+    the grid has no pairing or there is nothing to read or derive."""
+    sides = partitions(puzzle)
+    if not sides or store is None:
+        return None
+    grid = coarse(puzzle, sides[0])
+    name = f"pairs{puzzle.n}"
+    path = cache_file(store.path, name, RULES)
+    if not derive and (path is None or not path.exists()):
+        return None
+
+    def make() -> np.ndarray:
+        with step(f"the census of {grid.title} for the pair bound", "once per database, about 5 min on 6x6") as st:
+            def progress(level, _seconds) -> None:
+                st.status = f"{level.states:,} states at distance {level.depth}"
+            table = subset_table(grid, progress)
+        return table.words
+
+    return cached_array(store.path, name, RULES, make, mmap=True)
