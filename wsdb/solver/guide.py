@@ -56,7 +56,7 @@ class Guide:
             return 0
         t = self.tables
         gather = int(gather_bounds(cells, t.gcols, t.table, t.binom)[0])
-        return max(gather, self.pair_distances(cells).max(initial=0))
+        return max(gather, int(self.pair_distances(cells).max(initial=0)))
 
     def pair_distances(self, cells: np.ndarray) -> np.ndarray:
         """The exact distance of each pairing's image of one state (none
@@ -101,12 +101,12 @@ def quadrant_goals(puzzle: Puzzle) -> np.ndarray:
 
 def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide:
     """Gather table, stored tree and move tables of one grid (tables are
-    derived from ``store`` where it has them; searches work without). The
-    pair census is read where it is cached beside the database, and with
-    ``pairs`` derived where it is not (:mod:`.pairs`); IDA* reads it."""
+    derived from ``store`` where it has them; searches work without). With
+    ``pairs`` (the optimal method) the pair census too (:mod:`.pairs`),
+    derived where it is not cached; IDA* reads it."""
     n, q = puzzle.n, (puzzle.n // 2) ** 2
     table = gather_table(n, store) if store is not None else None
-    words = pair_words(puzzle, store, pairs) if table is not None else None
+    words = pair_words(puzzle, store) if pairs and table is not None else None
     rng = np.random.default_rng(ZOBRIST_SEED)
     tables = SearchTables(
         moves=np.ascontiguousarray(puzzle.moves), family=puzzle.move_family, blocked=puzzle.blocked,

@@ -18,7 +18,9 @@ The census keeps distances mod 3, which a search turns into exact
 distances one move at a time (:mod:`.pair_kernels`).
 
 The census takes about 5 minutes and 1.1 GB on 6x6 (2 cores); it is derived once per
-database and cached beside it, like the gather table.
+database and cached beside it, like the gather table. Only the optimal
+method (and ``--at-least``) reads it: the other methods' answers then do not
+depend on whether it happens to be cached.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..db.cache import cache_file, cached_array
+from ..db.cache import cached_array
 from ..db.store import Store
 from ..engine.census import MAX_TABLE_BYTES, subset_table
 from ..engine.subsets import SubsetRanking
@@ -92,18 +94,16 @@ class PairCensus:
                     pfull=self.full, proots=self.roots)
 
 
-def pair_words(puzzle: Puzzle, store: Store | None, derive: bool) -> np.ndarray | None:
+def pair_words(puzzle: Puzzle, store: Store | None) -> np.ndarray | None:
     """The census of the grid's pairings, cached beside the database: read
-    where it is cached, derived (minutes) only with ``derive``; None when
-    the grid has no pairing or there is nothing to read or derive."""
+    where it is cached, else derived (minutes; in memory only without a
+    database file); None when the grid has no pairing or there is no
+    database (a solver without one has no gather table to go with it)."""
     sides = partitions(puzzle)
     if not sides or store is None:
         return None
     grid = coarse(puzzle, sides[0])
     name = f"pairs{puzzle.n}"
-    path = cache_file(store.path, name, RULES)
-    if not derive and (path is None or not path.exists()):
-        return None
 
     def make() -> np.ndarray:
         with step(f"the census of {grid.title} for the pair bound", "once per database, about 5 min on 6x6") as st:
