@@ -7,6 +7,7 @@ file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from importlib import resources
 from itertools import repeat
 from typing import Iterable, Iterator
@@ -20,7 +21,7 @@ from . import tree_tables
 from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
-from .reader import CHUNK, check_parents, fetch_keys, match_rows
+from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
 from .schema import WRAPSLIDE, bounds, builds, class_rows, classes, levels, puzzles, solve_runs, solves
 from .status import builder_alive, finished, required
 
@@ -94,12 +95,26 @@ class Store:
             return None
         return cls.open(db)
 
+    def _schema_revision(self) -> tuple[set, str | None]:
+        """The tables and the Alembic revision. SQLite answers 'locked' at
+        once, without its busy timeout, where waiting could deadlock (a new
+        file's switch to WAL while another process makes its schema), so a
+        lock is retried here for as long as the timeout."""
+        deadline = time.monotonic() + BUSY_MS / 1000
+        while True:
+            try:
+                with self.sql.connect() as conn:
+                    names = set(sa.inspect(conn).get_table_names())
+                    return names, conn.execute(sa.text("select version_num from alembic_version")).scalar() \
+                        if "alembic_version" in names else None
+            except exc.OperationalError as e:
+                if "locked" not in str(e.orig) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
     def _check_schema(self, create: bool) -> None:
         try:
-            with self.sql.connect() as conn:
-                names = set(sa.inspect(conn).get_table_names())
-                rev = conn.execute(sa.text("select version_num from alembic_version")).scalar() \
-                    if "alembic_version" in names else None
+            names, rev = self._schema_revision()
         except exc.OperationalError as e:
             if "locked" in str(e.orig):
                 raise WsdbError(f"{self.label} is locked by another process: try again when it has "
