@@ -103,7 +103,7 @@ def _popcount8(v):
 
 
 @njit(cache=True, inline="always")
-def _moved(word, P, m):
+def moved(word, P, m):
     out = np.uint64(0)
     for b in range(P.shape[1]):
         out |= P[m, b, (word >> np.uint64(8 * b)) & np.uint64(255)]
@@ -122,7 +122,7 @@ def index_of(word, R, last, full):
 @njit(cache=True, inline="always")
 def _neighbour(word, P, R, m, last, full):
     """The index of move m's neighbour of a word (:func:`index_of`)."""
-    return index_of(_moved(word, P, m), R, last, full)
+    return index_of(moved(word, P, m), R, last, full)
 
 
 @njit(cache=True)
@@ -321,7 +321,7 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
         choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
         mv = nearer[np.int64((choice >> np.uint64(33)) % np.uint64(ok))]
         path[depth - d] = mv
-        cell = _moved(cell, P, mv)
+        cell = moved(cell, P, mv)
         d -= 1
     return cell
 

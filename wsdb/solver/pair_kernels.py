@@ -7,9 +7,10 @@ A move changes a distance by at most one, so a search that knows the exact
 distance of a state knows it for each child from the child's code alone:
 the one of d - 1, d, d + 1 that the code names. Only the start's distance
 is walked out in full (:func:`pair_distance`), down the codes to the goal.
-This is how Korf and Cooperman read two-bit tables as heuristics.
+Breyer and Korf read pattern databases kept mod 3 this way ("1.6-bit
+pattern databases", AAAI 2010).
 
-A partition ``k`` is a row of ``sides``: ``sides[k, v]`` is 1 where colour
+A partition ``k`` is a row of ``psides``: ``psides[k, v]`` is 1 where colour
 v is on the side whose cells make the state's word (the census numbers a
 subset of cells and its complement alike where the goal is symmetric).
 """
@@ -23,9 +24,19 @@ from numba import njit
 from ..engine.compiling import announce_compiles
 from ..engine.intrinsics import prefetch
 from ..engine.packed_kernels import FIELDS
-from ..engine.subset_kernels import _moved, code_of, index_of
+from ..engine.subset_kernels import code_of, index_of, moved
 
 announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+
+
+@njit(cache=True, inline="always")
+def pair_word(cells, k, st):
+    """Partition k's word of a state: the cells of its counted side."""
+    w = np.uint64(0)
+    for p in range(cells.shape[0]):
+        if st.psides[k, cells[p]]:
+            w |= np.uint64(1) << np.uint64(p)
+    return w
 
 
 @njit(cache=True, inline="always")
@@ -81,16 +92,6 @@ def pair_stack(depths, moves, partitions):
                      np.zeros((depths, moves, partitions), np.int64))
 
 
-@njit(cache=True, inline="always")
-def pair_word(cells, k, st):
-    """Partition k's word of a state: the cells of its counted side."""
-    w = np.uint64(0)
-    for p in range(cells.shape[0]):
-        if st.psides[k, cells[p]]:
-            w |= np.uint64(1) << np.uint64(p)
-    return w
-
-
 @njit(cache=True)
 def pair_start(cells, st, ps):
     """Row 0 of a pair stack from the start state: its words and exact
@@ -113,7 +114,7 @@ def pair_kids(st, ps, depth, first):
         if st.blocked[first, st.family[m]]:
             continue
         for k in range(st.psides.shape[0]):
-            w = _moved(ps.words[depth, k], st.pmove, m)
+            w = moved(ps.words[depth, k], st.pmove, m)
             ps.kid_words[depth, m, k] = w
             i = index_of(w, st.prank, st.plast, st.pfull)
             ps.kid_index[depth, m, k] = i
