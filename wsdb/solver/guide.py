@@ -11,7 +11,7 @@ from ..db.store import Store
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
 from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
-from .pairs import PairCensus, pair_words
+from .pairs import pair_fields, pair_words
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
 from .settings import GATHER_TREES, ZOBRIST_SEED
 
@@ -114,7 +114,7 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
         table=table if table is not None else np.zeros(0, np.uint8),
         binom=binomials_for(n),
         zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64),
-        goals=quadrant_goals(puzzle), **PairCensus(puzzle, words).fields)
+        goals=quadrant_goals(puzzle), **pair_fields(puzzle, words))
     # compile (or load) the search kernels now, before any time limit starts
     solved = np.ascontiguousarray(puzzle.solved[:1])
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables, 1)

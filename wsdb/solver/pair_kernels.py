@@ -95,13 +95,10 @@ def pair_stack(depths, moves, partitions):
 @njit(cache=True)
 def pair_start(cells, st, ps):
     """Row 0 of a pair stack from the start state: its words and exact
-    distances (:func:`pair_distance`); the largest distance (0 with none)."""
-    top = 0
+    distances (:func:`pair_distance`)."""
     for k in range(st.psides.shape[0]):
         ps.words[0, k] = pair_word(cells, k, st)
         ps.dist[0, k] = pair_distance(cells, k, st)
-        top = max(top, ps.dist[0, k])
-    return top
 
 
 @njit(cache=True)   # not inline="always": see PairStack

@@ -69,29 +69,22 @@ def _goal_words(puzzle: Puzzle, side: tuple[int, ...]) -> frozenset:
     return frozenset(frozenset(np.flatnonzero(row == value).tolist()) for row in on for value in (True, False))
 
 
-class PairCensus:
-    """What the search kernels read: the codes, the numbering's tables and
-    the partitions as colour masks (:class:`wsdb.solver.kernels.SearchTables`)."""
-
-    def __init__(self, puzzle: Puzzle, words: np.ndarray | None):
-        sides = partitions(puzzle) if words is not None else []
-        self.sides = np.zeros((len(sides), 4), np.uint8)
-        for k, side in enumerate(sides):
-            self.sides[k, list(side)] = 1
-        if sides:
-            ranking = SubsetRanking.of(coarse(puzzle, sides[0]))
-            _, self.move, self.rank, self.last, self.full = ranking.tables
-            self.roots = ranking.roots().astype(np.int64)
-            self.words = words
-        else:
-            self.rank, self.last, self.full = np.zeros((1, 1, 1), np.int64), np.uint64(0), np.uint64(0)
-            self.move = np.zeros((1, 1, 1), np.uint64)
-            self.roots, self.words = np.zeros(0, np.int64), np.zeros(0, np.uint64)
-
-    @property
-    def fields(self) -> dict:
-        return dict(pair=self.words, psides=self.sides, prank=self.rank, pmove=self.move, plast=self.last,
-                    pfull=self.full, proots=self.roots)
+def pair_fields(puzzle: Puzzle, words: np.ndarray | None) -> dict:
+    """What the search kernels read of the census ``words`` (None: no pair
+    bound), as :class:`wsdb.solver.kernels.SearchTables` fields: the codes,
+    the numbering's tables and the partitions as colour masks."""
+    sides = partitions(puzzle) if words is not None else []
+    masks = np.zeros((len(sides), 4), np.uint8)
+    for k, side in enumerate(sides):
+        masks[k, list(side)] = 1
+    if not sides:
+        return dict(pair=np.zeros(0, np.uint64), psides=masks, prank=np.zeros((1, 1, 1), np.int64),
+                    pmove=np.zeros((1, 1, 1), np.uint64), plast=np.uint64(0), pfull=np.uint64(0),
+                    proots=np.zeros(0, np.int64))
+    ranking = SubsetRanking.of(coarse(puzzle, sides[0]))
+    _, move, rank, last, full = ranking.tables
+    return dict(pair=words, psides=masks, prank=rank, pmove=move, plast=last, pfull=full,
+                proots=ranking.roots().astype(np.int64))
 
 
 def pair_words(puzzle: Puzzle, store: Store | None) -> np.ndarray | None:
