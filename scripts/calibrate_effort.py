@@ -36,10 +36,11 @@ from wsdb.engine.keys import sortable
 from wsdb.puzzle import format_states, random_states, wrapslide
 from wsdb.solver.guide import guide_for
 from wsdb.solver.kernels import bounded_dfs, score_children
-from wsdb.solver.settings import DEFAULT_EFFORT, NODE_COSTS, NODES_PER_SECOND
+from wsdb.solver.settings import DEFAULT_EFFORT, NODE_COSTS, NODES_PER_SECOND, VISIT_SLOTS
 from wsdb.solver.solve import iter_solve
 from wsdb.solver import effort
 from wsdb.solver.thesis import thesis_search
+from wsdb.solver.visit_kernels import visit_tables
 from wsdb.solver.transpositions import best_transposition, transpositions
 from wsdb.solver.exchange import nearest_goal
 
@@ -85,8 +86,10 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
     out["objective"] = timed(thesis, thesis())
     if guide.has_table:
         path = np.zeros(64, np.int64)
-        nodes = bounded_dfs(cells[0], st, 30, 2_000_000, path)[1]
-        out["dfs"] = timed(lambda: bounded_dfs(cells[0], st, 30, 2_000_000, path), nodes)
+        keys, meta = visit_tables(1, VISIT_SLOTS)
+        nodes = bounded_dfs(cells[0], st, 30, 2_000_000, path, keys[0], meta[0])[1]
+        out["dfs"] = timed(lambda: bounded_dfs(cells[0], st, 30, 2_000_000, path,
+                                               *(a[0] for a in visit_tables(1, VISIT_SLOTS))), nodes)
     table = transpositions(guide, store) if c == 4 else None   # derived by the four-colour solves
     if table is not None:
         x = cells[0]

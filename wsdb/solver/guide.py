@@ -10,6 +10,7 @@ from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
+from .visit_kernels import visit_tables
 from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
 from .pairs import pair_fields, pair_words
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
@@ -119,12 +120,13 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
     solved = np.ascontiguousarray(puzzle.solved[:1])
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables, 1)
     if tables.table.shape[0]:   # IDA* reads the gather table; without one it is never run
-        bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64))
+        keys, meta = visit_tables(1, 1)
+        bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64), keys[0], meta[0])
         one = np.zeros(1, np.int64)   # one stream, horizon 1, bound 0: every move is cut at once
         horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
-                    np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(), np.zeros((1, 1, 1), np.int64),
-                    one.copy(), 1, one[None].copy(), PairStack(*(a[None] for a in pair_stack(
-                        2, len(puzzle.moves), tables.psides.shape[0]))))
+                    np.zeros((1, 2), np.int64), np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(),
+                    np.zeros((1, 1, 1), np.int64), one.copy(), 1, one[None].copy(), PairStack(*(a[None] for a in pair_stack(
+                        2, len(puzzle.moves), tables.psides.shape[0]))), keys, meta)
     eg = endgame(n, puzzle.c, store) if store is not None else None
     if eg is not None:   # its lookup kernels too
         eg.depth(solved)

@@ -24,7 +24,8 @@ from ..errors import WsdbError
 from . import effort
 from .guide import Found, Guide
 from .kernels import bounded_dfs, horizon_dfs
-from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_STREAMS, NODE_COSTS
+from .visit_kernels import visit_tables
+from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_STREAMS, NODE_COSTS, VISIT_SLOTS
 
 
 def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
@@ -40,7 +41,8 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         budget = int(effort.left(deadline) / NODE_COSTS["dfs"]) + 1
         if bound >= len(path):
             path = np.zeros(2 * bound, np.int64)
-        length, nodes, nxt = bounded_dfs(start, guide.tables, bound, budget, path)
+        keys, meta = visit_tables(1, VISIT_SLOTS)
+        length, nodes, nxt = bounded_dfs(start, guide.tables, bound, budget, path, keys[0], meta[0])
         effort.charge("dfs", nodes)
         if length >= 0:
             return Found([int(m) for m in path[:length]], None, 0), length, False
@@ -75,6 +77,8 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
         stacks = np.empty((lanes, horizon + 1, ncells), np.uint8)
         stacks[:, 0] = start
         nextms = np.zeros((lanes, horizon + 1), np.int64)
+        skips = np.zeros((lanes, horizon + 1), np.int64)
+        keys, meta = visit_tables(lanes, VISIT_SLOTS)
         paths = np.zeros((lanes, horizon), np.int64)
         depths = np.zeros(lanes, np.int64)
         seen = np.zeros((lanes, 1), np.int64)
@@ -84,8 +88,8 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
         while (depths >= 0).any():
             if effort.past(deadline):
                 return None, bound, True
-            nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, paths, depths, leaves,
-                                     found_paths, counts, IDA_CALL_NODES, seen, pss)
+            nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, skips, paths, depths, leaves,
+                                     found_paths, counts, IDA_CALL_NODES, seen, pss, keys, meta)
             effort.charge("dfs", nodes)
             cut = min(cut, int(nxt))
             if counts.any():

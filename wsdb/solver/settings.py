@@ -96,6 +96,8 @@ GATHER_TREES = {(8, 4)}
 IDA_STREAMS = 4             # parallel streams of the hand-over search, fixed so that the answer does not
                             # depend on the threads (on 2 cores two streams a thread)
 IDA_LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
+#: slots of each stream's visit table (:mod:`.visit_kernels`; 24 bytes each, a power of two; 0: none)
+VISIT_SLOTS = 1 << 21
 IDA_CALL_NODES = 250_000    # nodes per stream and kernel call, so the budget is checked often (a call
                             # of 4 streams counts 3 M nodes)
 
