@@ -86,10 +86,9 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
     out["objective"] = timed(thesis, thesis())
     if guide.has_table:
         path = np.zeros(64, np.int64)
-        keys, meta = visit_tables(1, VISIT_SLOTS)
-        nodes = bounded_dfs(cells[0], st, 30, 2_000_000, path, keys[0], meta[0])[1]
-        out["dfs"] = timed(lambda: bounded_dfs(cells[0], st, 30, 2_000_000, path,
-                                               *(a[0] for a in visit_tables(1, VISIT_SLOTS))), nodes)
+        def dfs():   # a fresh visit table each time, as each iteration has
+            return bounded_dfs(cells[0], st, 30, 2_000_000, path, *(a[0] for a in visit_tables(1, VISIT_SLOTS)))
+        out["dfs"] = timed(dfs, dfs()[1])
     table = transpositions(guide, store) if c == 4 else None   # derived by the four-colour solves
     if table is not None:
         x = cells[0]

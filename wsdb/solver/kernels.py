@@ -407,7 +407,11 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
     first = st.blocked.shape[0] - 1
     pairs = st.psides.shape[0] > 0
     visits = vkeys.shape[0] > 0
-    every = (1 << st.blocked.shape[1]) - 1
+    after = np.zeros(st.blocked.shape[1], np.int64)   # per family, the families that may follow it
+    for f in range(st.blocked.shape[1]):
+        for g in range(st.blocked.shape[1]):
+            if not st.blocked[f, g]:
+                after[f] |= 1 << g
     count, nodes = 0, 0
     nxt = 1 << 30
     while depth >= 0 and nodes < budget:
@@ -440,11 +444,7 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
         path[depth] = m
         skip = 0
         if visits and split < depth + 1 < horizon - 1:   # above the split every stream must see the same nodes
-            fams = every   # the families its children may take
-            for g in range(st.blocked.shape[1]):
-                if st.blocked[st.family[m], g]:
-                    fams &= ~(1 << g)
-            skip = visit(vkeys, vmeta, cur, depth + 1, fams)
+            skip = visit(vkeys, vmeta, cur, depth + 1, after[st.family[m]])
             if skip < 0:
                 continue
         if depth + 1 == horizon:

@@ -39,6 +39,7 @@ def visit_tables(streams: int, slots: int) -> tuple[np.ndarray, np.ndarray]:
     searched again in the next, with one move more to spend."""
     return np.zeros((streams, slots, 2), np.uint64), np.zeros((streams, slots), np.uint32)
 
+
 @njit(cache=True, inline="always")
 def _key(cells):
     """A state as two words, two bits a cell (up to 64 cells; colours 1-4
