@@ -67,6 +67,7 @@ def main() -> None:
     n, c = GRIDS[args.grid]
     depth = ["--max-depth", str(args.depth)] if args.depth is not None else []
     rows, levels_rows = [], []
+    rates = []  # (workers, classes a second) of each dask case, for the speed-up column
     lv_bytes = {}
     with tempfile.TemporaryDirectory(prefix="wsdb-bench-dask-") as tmp:
         tmp = Path(tmp)
@@ -74,7 +75,7 @@ def main() -> None:
         if not args.no_compare:
             wall, rss = timed([wsdb(), "build", "--n", str(n), "--c", str(c), *depth, "--db", str(local), "-q"])
             print(f"single process: {wall:.1f} s, {rss:.0f} MiB", flush=True)
-            rows.append(["single process (local engine)", "-", f"{wall:.1f}", f"{rss:,.0f}", "", "", "reference"])
+            rows.append(["single process (local engine)", "-", f"{wall:.1f}", f"{rss:,.0f}", "", "", "", "reference"])
         for k in args.workers or [2]:
             db, lv = tmp / f"dask{k}.sqlite", tmp / f"levels{k}"
             wall, rss = timed([wsdb(), "build", "--n", str(n), "--c", str(c), *depth, "--engine", "dask",
@@ -89,16 +90,21 @@ def main() -> None:
             if same not in ("identical", "not compared"):
                 sys.exit(f"{k} workers: {same} from the single-process build")
             print(f"{k} workers: {wall:.1f} s, {rss:.0f} MiB, {classes:,} classes, {same}", flush=True)
+            rates.append((k, classes / wall))
+            k0, r0 = rates[0]
             rows.append([f"dask, {k} worker{'s' * (k > 1)} of 1 thread, {args.memory} each", str(k),
-                         f"{wall:.1f}", f"{rss:,.0f}", f"{classes / wall:,.0f}", f"{shuffle / 2**30:.2f}", same])
+                         f"{wall:.1f}", f"{rss:,.0f}", f"{classes / wall:,.0f}",
+                         f"{classes / wall / r0:.2f}x ({classes / wall / r0 / (k / k0):.0%})",
+                         f"{shuffle / 2**30:.2f}", same])
             for e in man["levels"]:
                 levels_rows.append([str(k), str(e["depth"]), f"{e['classes']:,}", str(e["partitions"]),
                                     f"{e['seconds']:.2f}", f"{e['classes'] / max(e['seconds'], 1e-9):,.0f}",
                                     f"{e['shuffle_bytes'] / 2**20:,.1f}"])
     label = f"{n}x{n} {c}-colour" + (f" to depth {args.depth}" if args.depth is not None else "")
     table = (f"{label}, whole processes (one run each):\n\n"
-             "| engine | workers | wall s | peak MiB (largest process) | classes/s | shuffle GiB | rows vs single process |\n"
-             "|---|---:|---:|---:|---:|---:|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in rows)
+             "| engine | workers | wall s | peak MiB (largest process) | classes/s | speed-up (per worker) "
+             f"vs {(args.workers or [2])[0]} | shuffle GiB | rows vs single process |\n"
+             "|---|---:|---:|---:|---:|---:|---:|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in rows)
              + "\n\nPer level (from the manifest):\n\n"
              "| workers | depth | classes | partitions | seconds | classes/s | shuffle MiB |\n"
              "|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in levels_rows))

@@ -35,8 +35,13 @@ def build() -> str:
     label of a version, as setuptools-scm writes it: '0.1.0+g192142f'),
     marked '.changes' when the package differs from that revision."""
     def git(*args):
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        except OSError:  # no git on this machine: a copy of the tree measured elsewhere
+            return ""
+    # A copy of the working tree without its history (another machine) is
+    # named by the revision it was copied from, passed in WSDB_REVISION.
+    head = git("rev-parse", "--short", "HEAD") or os.environ.get("WSDB_REVISION") or "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", "wsdb")
     return f"{version('wsdb')}+g{head}" + (".changes" if dirty else "")
 
