@@ -3,7 +3,9 @@
 handing over to the stored tree (`wsdb solve --method optimal`, `wsdb
 bounds prove`), one iteration at a time, on the first states of `wsdb
 random --n 6 --c 4 --seed 2016` (the eval sample), against databases whose
-6x6 four-colour tree is held to different depths.
+6x6 four-colour tree is held to different depths. The search is the
+optimal method's: the pair bound (its census cached beside each database)
+and the visit table.
 
 Each --db is LABEL=PATH. For every state and database the script searches
 every bound in full, from the gather bound up to --up-to, and records each
@@ -40,7 +42,7 @@ def iterations(db: str, states: list, up_to: int) -> tuple[int, dict[tuple[int, 
     iteration searched in full; an iteration that finds an answer is left
     out (it stops early), as are the bounds after it."""
     store = Store.open(db)
-    guide = guide_for(wrapslide(6, 4), store)
+    guide = guide_for(wrapslide(6, 4), store, pairs=True)   # as the optimal method reads it
     eg = guide.endgame
     eg.depth(states[0][None])   # the tables, loaded before any clock starts
     costs = {}
