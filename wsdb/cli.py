@@ -249,6 +249,27 @@ def board_options(f):
                              "puzzle: rows).")(f)
 
 
+def dask_options(f):
+    """Where the dask engine runs: a scheduler, or a LocalCluster's size."""
+    f = click.option("--worker-memory", default=None, metavar="SIZE",
+                     help="dask without --scheduler: memory limit per worker, e.g. 8GiB (default: shared out).")(f)
+    f = click.option("--workers", type=click.IntRange(1, 256), default=None,
+                     help="dask without --scheduler: worker processes of the LocalCluster (default 2).")(f)
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help="dask: a running scheduler, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster "
+                             "here).")(f)
+
+
+def check_dask_options(engine: str, named: dict) -> None:
+    """One line where a dask option comes without ``--engine dask``, or
+    --workers with --scheduler."""
+    if engine == "local" and any(v is not None for v in named.values()):
+        raise WsdbError(f"{next(k for k, v in named.items() if v is not None)} is for the dask engine: "
+                        "add --engine dask")
+    if named.get("--scheduler") and named.get("--workers"):
+        raise WsdbError("--workers sizes a LocalCluster: a --scheduler has its own workers")
+
+
 def root_option(f):
     return click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
                         help="Wrapslide: grow from all solved states (true distances) or from the thesis' "
@@ -269,12 +290,7 @@ def root_option(f):
 @click.option("--levels", "levels", default=None, metavar="URL",
               help="dask: the folder or fsspec URL for the Parquet levels (default: beside the database, "
                    "DB.levels/NxN-cC-ROOT).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="dask: a running scheduler, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster here).")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="dask without --scheduler: worker processes of the LocalCluster (default 2).")
-@click.option("--worker-memory", default=None, metavar="SIZE",
-              help="dask without --scheduler: memory limit per worker, e.g. 8GiB (default: shared out).")
+@dask_options
 @click.option("--partitions", type=int, default=None, hidden=True,
               help="dask: split every level this many ways (a power of two; default: from its size).")
 @quiet_option
@@ -312,13 +328,8 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, schedul
         if not quiet:
             click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
 
-    dask_only = {"--levels": levels, "--scheduler": scheduler, "--workers": workers,
-                 "--worker-memory": worker_memory, "--partitions": partitions}
-    if engine == "local" and any(v is not None for v in dask_only.values()):
-        named = next(k for k, v in dask_only.items() if v is not None)
-        raise WsdbError(f"{named} is for the dask engine: add --engine dask")
-    if scheduler and workers:
-        raise WsdbError("--workers sizes a LocalCluster: a --scheduler has its own workers")
+    check_dask_options(engine, {"--levels": levels, "--scheduler": scheduler, "--workers": workers,
+                                "--worker-memory": worker_memory, "--partitions": partitions})
     if partitions is not None and (partitions < 1 or partitions & (partitions - 1)):
         raise WsdbError(f"--partitions {partitions}: expected a power of two")
     try:
@@ -1107,11 +1118,15 @@ def bounds_compute(n, c, merge, db, as_json, quiet):
                    "stopping before K: the iteration that would find its answer costs as much as all "
                    "before it). 6x6 three and four colours; each bound costs 10-13 times the one before; "
                    "without --effort it runs until proven.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="--at-least only. local: this process. dask: each bound cut into shares searched by "
+                   "Dask workers, which open --db themselves (a shared file or a server; docs/scale.md).")
+@dask_options
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_prove(state, effort, method, at_least, db, as_json, quiet):
+def bounds_prove(state, effort, method, at_least, engine, scheduler, workers, worker_memory, db, as_json, quiet):
     """Prove a lower bound on the God number of STATE's grid from STATE:
     its distance proven by IDA* (`wsdb solve STATE --method optimal`), or
     the lower bound the search proved within the effort. Stored with the
@@ -1119,14 +1134,18 @@ def bounds_prove(state, effort, method, at_least, db, as_json, quiet):
 
     \b
       wsdb bounds prove 312141/241143/323231/234224/231431/432414 --at-least 17
+      wsdb bounds prove 213433/312421/413141/234414/114232/224323 --at-least 21 \\
+          --engine dask --scheduler tcp://10.0.0.5:8786
     """
     from .db.store import Store
     from .stats import bounds as bd
 
     if at_least is not None and method != "optimal":
         raise WsdbError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")
+    check_dask_options(engine, {"--scheduler": scheduler, "--workers": workers, "--worker-memory": worker_memory})
+    dask = dict(scheduler=scheduler, workers=workers, memory=worker_memory) if engine == "dask" else None
     store = Store.open(db, write=True)
-    b = bd.by_state(state, db=db, effort=effort, method=method, at_least=at_least)
+    b = bd.by_state(state, db=db, effort=effort, method=method, at_least=at_least, dask=dask)
     bd.record(store, [b])
     if as_json:
         click.echo(json.dumps(b.row() | {"witness": b.witness}))

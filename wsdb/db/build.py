@@ -331,6 +331,16 @@ def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[t
         yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
 
 
+def dask_engine():
+    """:mod:`.distributed`, or one line saying that Dask is not installed."""
+    try:
+        from . import distributed
+    except ImportError:
+        raise WsdbError("the dask engine needs Dask distributed, which is not installed: "
+                        "pip install 'wsdb[dask]'") from None
+    return distributed
+
+
 def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | None = None, root: str = "all",
                       force: bool = False, scheduler: str | None = None, workers: int | None = None,
                       memory: str | None = None, partitions: int | None = None,
@@ -345,11 +355,7 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
     Resumable as :func:`build` is: the levels folder's manifest records a
     level only once all its files are written, and a rerun continues from
     the last one it records (the database's rows follow the manifest)."""
-    try:
-        from .distributed import connect
-    except ImportError:
-        raise WsdbError("the dask engine needs Dask distributed, which is not installed: "
-                        "pip install 'wsdb[dask]'") from None
+    dask_client = dask_engine().dask_client
     from .levels import LevelFolder
 
     if puzzle.ranked_only:
@@ -363,16 +369,11 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
     if puzzle.roots and root not in puzzle.roots:
         raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
     folder = LevelFolder(levels)
-    client = connect(scheduler, workers, memory)   # an unreachable scheduler is said before anything is written
-    try:
+    # an unreachable scheduler is said before anything is written
+    with dask_client(scheduler, workers, memory) as client:
         folder.check_writable()
         return _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress,
                                  starting)
-    finally:
-        cluster = getattr(client, "cluster", None) if scheduler is None else None
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress, starting):

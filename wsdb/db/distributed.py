@@ -25,6 +25,7 @@ import operator
 import os
 import socket
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -169,6 +170,20 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
         client = Client(cluster)
     client.register_plugin(NumbaSettings())
     return client
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int | None, memory: str | None):
+    """:func:`connect`, closed afterwards with the LocalCluster it started
+    (a running scheduler's cluster is left running)."""
+    client = connect(scheduler, workers, memory)
+    try:
+        yield client
+    finally:
+        cluster = getattr(client, "cluster", None) if scheduler is None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves: int,

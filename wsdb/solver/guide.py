@@ -14,7 +14,7 @@ from .visit_kernels import visit_tables
 from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
 from .pairs import pair_fields, pair_words
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
-from .settings import GATHER_TREES, ZOBRIST_SEED
+from .settings import GATHER_TREES, IDA_SPLIT, ZOBRIST_SEED
 
 
 @dataclass
@@ -126,7 +126,7 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
         horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
                     np.zeros((1, 2), np.int64), np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(),
                     np.zeros((1, 1, 1), np.int64), one.copy(), 1, one[None].copy(), PairStack(*(a[None] for a in pair_stack(
-                        2, len(puzzle.moves), tables.psides.shape[0]))), keys, meta)
+                        2, len(puzzle.moves), tables.psides.shape[0]))), keys, meta, IDA_SPLIT, 0, 1)
     eg = endgame(n, puzzle.c, store) if store is not None else None
     if eg is not None:   # its lookup kernels too
         eg.depth(solved)

@@ -25,7 +25,7 @@ from . import effort
 from .guide import Found, Guide
 from .kernels import bounded_dfs, horizon_dfs
 from .visit_kernels import visit_tables
-from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_STREAMS, NODE_COSTS, VISIT_SLOTS
+from .settings import IDA_CALL_NODES, IDA_LEAVES, IDA_SPLIT, IDA_STREAMS, NODE_COSTS, VISIT_SLOTS
 
 
 def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tuple[Found | None, int, bool]:
@@ -64,44 +64,61 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
     of an answer already found, it stops once every shorter bound is
     searched: (None, ``upper``, False) proves that answer optimal."""
     _require_table(guide)
-    eg = guide.endgame
-    d = eg.height
-    bound = max(lower, guide.bound(start), d + 1)
-    ncells, lanes = start.shape[0], IDA_STREAMS
-    leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
-    counts = np.zeros(lanes, np.int64)
+    bound = max(lower, guide.bound(start), guide.endgame.height + 1)
     while True:
         if upper is not None and bound >= upper:
             return None, upper, False
-        horizon = bound - d
-        stacks = np.empty((lanes, horizon + 1, ncells), np.uint8)
-        stacks[:, 0] = start
-        nextms = np.zeros((lanes, horizon + 1), np.int64)
-        skips = np.zeros((lanes, horizon + 1), np.int64)
-        keys, meta = visit_tables(lanes, VISIT_SLOTS)
-        paths = np.zeros((lanes, horizon), np.int64)
-        depths = np.zeros(lanes, np.int64)
-        seen = np.zeros((lanes, 1), np.int64)
-        pss = guide.pair_stacks(lanes, horizon + 1, start)
-        found_paths = np.empty((lanes, IDA_LEAVES, horizon), np.int64)
-        cut, any_leaf = 1 << 30, False
-        while (depths >= 0).any():
-            if effort.past(deadline):
-                return None, bound, True
-            nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, skips, paths, depths, leaves,
-                                     found_paths, counts, IDA_CALL_NODES, seen, pss, keys, meta)
-            effort.charge("dfs", nodes)
-            cut = min(cut, int(nxt))
-            if counts.any():
-                any_leaf = True
-                got = np.concatenate([leaves[t, :counts[t]] for t in range(lanes)])
-                moves = np.concatenate([found_paths[t, :counts[t]] for t in range(lanes)])
-                depth = eg.depth(got)
-                if (depth >= 0).any():
-                    i = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
-                    rest = int(depth[i])
-                    return Found([int(m) for m in moves[i]], got[i].copy(), rest), horizon + rest, False
-        bound = bound + 1 if any_leaf else cut
+        found, nxt, timed_out = search_bound(guide, start, bound, deadline)
+        if timed_out:
+            return None, bound, True
+        if found is not None:
+            return found, found.length, False
+        bound = nxt
+
+
+def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, share: int = 0,
+                 shares: int = 1, split: int = IDA_SPLIT) -> tuple[Found | None, int, bool]:
+    """One iteration of :func:`ida_to_tree`, bound ``bound`` (at least the
+    tree's height + 1): (an answer of at most ``bound`` moves or None, the
+    next bound, whether the budget ran out first). With ``shares`` > 1 it
+    searches only share ``share`` of the nodes at depth ``split`` (the
+    shares of one bound together search all of it): the iteration has an
+    answer if any share has one, and its next bound is the smallest of
+    theirs (:mod:`.spread`)."""
+    eg = guide.endgame
+    horizon = bound - eg.height
+    ncells, lanes = start.shape[0], IDA_STREAMS
+    leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
+    counts = np.zeros(lanes, np.int64)
+    stacks = np.empty((lanes, horizon + 1, ncells), np.uint8)
+    stacks[:, 0] = start
+    nextms = np.zeros((lanes, horizon + 1), np.int64)
+    skips = np.zeros((lanes, horizon + 1), np.int64)
+    keys, meta = visit_tables(lanes, VISIT_SLOTS)
+    paths = np.zeros((lanes, horizon), np.int64)
+    depths = np.zeros(lanes, np.int64)
+    seen = np.zeros((lanes, 1), np.int64)
+    pss = guide.pair_stacks(lanes, horizon + 1, start)
+    found_paths = np.empty((lanes, IDA_LEAVES, horizon), np.int64)
+    cut, any_leaf = 1 << 30, False
+    while (depths >= 0).any():
+        if effort.past(deadline):
+            return None, bound, True
+        nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, skips, paths, depths, leaves,
+                                 found_paths, counts, IDA_CALL_NODES, seen, pss, keys, meta, split, share, shares)
+        effort.charge("dfs", nodes)
+        cut = min(cut, int(nxt))
+        if counts.any():
+            any_leaf = True
+            got = np.concatenate([leaves[t, :counts[t]] for t in range(lanes)])
+            moves = np.concatenate([found_paths[t, :counts[t]] for t in range(lanes)])
+            depth = eg.depth(got)
+            if (depth >= 0).any():
+                i = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
+                return Found([int(m) for m in moves[i]], got[i].copy(), int(depth[i])), bound, False
+    # a state at the horizon that the tree does not hold is more than its height away: the next
+    # bound is one more; without one, the smallest f cut
+    return None, (bound + 1 if any_leaf else cut), False
 
 
 def _require_table(guide: Guide) -> None:

@@ -462,7 +462,7 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
 
 @njit(cache=True, parallel=True)
 def horizon_dfs(st, bound, horizon, stacks, nextms, skips, paths, depths, leaves, leaf_paths, counts, budget, seen, pss,
-                vkeys, vmeta):
+                vkeys, vmeta, split, share, shares):
     """IDA* up to a horizon, resumable, in ``T = len(depths)`` parallel
     streams: depth-first search from ``stacks[t, 0]`` (the same start in
     every stream) under ``moves made + largest gather distance <= bound``,
@@ -472,10 +472,13 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, skips, paths, depths, leaves
     Each stream stops when done (``depths[t]`` = -1), when its leaves are
     full, or after ``budget`` nodes; the arrays carry the search between
     calls (``pss``: a :class:`.pair_kernels.PairStack` with a row per
-    stream, its first depth set from the start). Returns (nodes, smallest
-    f cut)."""
+    stream, its first depth set from the start). The streams divide the
+    nodes at depth ``split`` among them; with ``shares`` > 1 this call is
+    share ``share`` of that many, each searching its own ``1 / shares`` of
+    the iteration (:mod:`.spread`: one iteration over many machines).
+    Returns (nodes, smallest f cut)."""
     streams = depths.shape[0]
-    split = min(2, horizon)
+    split = min(split, horizon)
     nodes = np.zeros(streams, np.int64)
     cut = np.full(streams, 1 << 30, np.int64)
     for t in prange(streams):
@@ -483,7 +486,8 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, skips, paths, depths, leaves
         if depths[t] < 0:
             continue
         c, d, k, x = _horizon_stream(st, bound, horizon, stacks[t], nextms[t], skips[t], paths[t], depths[t],
-                                     leaves[t], leaf_paths[t], budget, split, streams, t, seen[t],
+                                     leaves[t], leaf_paths[t], budget, split, streams * shares,
+                                     share * streams + t, seen[t],
                                      PairStack(pss.dist[t], pss.words[t], pss.kid_words[t], pss.kid_index[t]),
                                      vkeys[t], vmeta[t])
         counts[t], depths[t], nodes[t], cut[t] = c, d, k, x

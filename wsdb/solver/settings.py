@@ -95,6 +95,11 @@ GATHER_TREES = {(8, 4)}
 
 IDA_STREAMS = 4             # parallel streams of the hand-over search, fixed so that the answer does not
                             # depend on the threads (on 2 cores two streams a thread)
+IDA_SPLIT = 2               # the depth whose nodes the streams divide among them
+SPREAD_SPLIT = 3            # ... when an iteration is spread over Dask workers (spread.py): 6x6 has a few
+                            # hundred nodes at depth 2, a few thousand at 3, enough shares for many workers
+SPREAD_SHARES = 4           # tasks a bound is cut into per worker thread, so that no worker idles while
+                            # the slowest share runs
 IDA_LEAVES = 1 << 15        # states at the horizon per stream looked up in the tree at once
 #: slots of each stream's visit table (:mod:`.visit_kernels`; 24 bytes each, a power of two; 0: none)
 VISIT_SLOTS = 1 << 21

@@ -149,16 +149,20 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
 
 
 def by_state(state: str, db=None, effort: float | None = None, method: str = "optimal",
-             at_least: int | None = None) -> Bound:
+             at_least: int | None = None, dask: dict | None = None) -> Bound:
     """A lower bound exhibited by one state: its distance proven optimal by
     IDA* (``wsdb solve --method optimal``), or the lower bound the search
     proved where it did not finish; ``method="meet"`` proves it by meet in
     the middle with the stored partial tree instead (on 8x8 two colours, a
     bound past the tree's reach). With ``at_least`` K, IDA* proves only that
     no answer is shorter than K (:mod:`wsdb.solver.proof`), or finds the
-    state's optimal answer where it is."""
+    state's optimal answer where it is; with ``dask`` (``scheduler``,
+    ``workers``, ``memory``: :func:`wsdb.db.distributed.connect`) each
+    bound is searched over Dask workers (:mod:`wsdb.solver.spread`)."""
     if at_least is not None:
-        return _at_least(state, db, effort, at_least)
+        return _at_least(state, db, effort, at_least, dask)
+    if dask is not None:
+        raise WsdbError("the dask engine proves --at-least K: add it, or leave --engine out")
     from ..solver.solve import solve
 
     t0 = time.perf_counter()
@@ -170,20 +174,39 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     return Bound(sol.n, sol.c, "lower", value, method, witness, time.perf_counter() - t0, command)
 
 
-def _at_least(state: str, db, effort: float | None, k: int) -> Bound:
+def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = None) -> Bound:
     from ..solver.proof import at_least
     from ..solver.solve import budget_nodes, check_request
 
     check_request("optimal", None, effort)
     if not 1 <= k <= 100:
         raise WsdbError(f"--at-least {k}: expected a number of moves from 1 to 100")
+    if dask is not None and effort is not None:
+        raise WsdbError("--effort is one process's work: a proof over Dask runs until done (leave --effort out)")
+    store = Store.open(db)
     t0 = time.perf_counter()
     # no effort given: as long as the proof takes (each bound is announced as it starts)
-    proof = at_least(state, k, Store.open(db), math.inf if effort is None else budget_nodes(effort))
+    if dask is None:
+        proof = at_least(state, k, store, math.inf if effort is None else budget_nodes(effort))
+    else:
+        proof = _spread_at_least(state, k, store, db, dask)
     witness = dict(state=proof.state, distance=proof.found.length if proof.found else None, moves=proof.moves,
                    optimal=proof.found is not None, at_least=proof.lower, nodes=round(proof.nodes))
     command = f"wsdb bounds prove {proof.state} --at-least {k}" + (f" --effort {effort:g}" if effort else "")
     return Bound(proof.n, proof.c, "lower", proof.lower, "optimal", witness, time.perf_counter() - t0, command)
+
+
+def _spread_at_least(state: str, k: int, store: Store, db, dask: dict):
+    """:func:`wsdb.solver.proof.at_least` with each bound spread over Dask workers."""
+    from ..db.build import dask_engine
+    from ..db.location import resolve
+    from ..solver.proof import at_least
+    from ..solver.spread import Spread
+
+    where = resolve(db)   # the workers open the database by its absolute path, or a server's URL
+    worker_db = str(where.path) if where.path else where.url
+    with dask_engine().dask_client(dask.get("scheduler"), dask.get("workers"), dask.get("memory")) as client:
+        return at_least(state, k, store, math.inf, spread=lambda p: Spread(client, worker_db, p))
 
 
 def phase_size(n: int, c: int) -> int:
