@@ -33,6 +33,10 @@ from pathlib import Path
 from wsdb.solver.evaluate import evaluate
 from wsdb.stats import solves
 
+#: a process burning a core until it is killed or its parent ends (a run killed before it could stop
+#: its hogs leaves none behind)
+HOG = "import os\np = os.getppid()\nwhile os.getppid() == p:\n    for _ in range(200_000): pass"
+
 #: (n, c, method, states or None for --count, effort per state in millions or None for the default)
 STANDARD = [(4, 2, "auto", None, None), (4, 3, "auto", None, None), (4, 4, "auto", None, None),
             (6, 2, "auto", None, None), (6, 3, "auto", None, None), (6, 4, "auto", None, None),
@@ -108,7 +112,7 @@ def main() -> None:
 def under_load(args) -> None:
     """The standard runs of the --hog grids with both cores kept busy, each
     against the newest run of the same settings made before it."""
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    hogs = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(2)]
     made = []
     try:
         for n, c, method, count, effort in STANDARD:

@@ -57,10 +57,15 @@ print(json.dumps(out))
 """
 
 
+#: a process burning a core until it is killed or its parent ends (a run killed before it could stop
+#: its hogs leaves none behind)
+HOG = "import os\np = os.getppid()\nwhile os.getppid() == p:\n    for _ in range(200_000): pass"
+
+
 @pytest.fixture
 def cpu_hogs():
     """Two processes burning both cores while the test runs."""
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    hogs = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(2)]
     yield
     for h in hogs:
         h.kill()
