@@ -35,7 +35,9 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
         raise WsdbError(f"rows of lengths {[len(r) for r in rows]}: expected {n} rows of {n} symbols")
     if n > MAX_N:
         raise WsdbError(f"{n}x{n} grid: expected n from 2 to {MAX_N}")
-    codes = np.frombuffer(flat.encode("utf-32-le"), dtype="<u4")
+    # surrogatepass: a byte that is not UTF-8 on the command line reaches here as a lone surrogate
+    # (Python's surrogateescape), a symbol like any other rather than an encoding error
+    codes = np.frombuffer(flat.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     symbols, counts = np.unique(codes, return_counts=True)
     c = len(symbols)
     if c not in (2, 3, 4):
@@ -44,7 +46,7 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     q = (n // 2) ** 2
     want = sorted(puzzle.counts)
     if sorted(counts.tolist()) != want:
-        got = ", ".join(f"{chr(s)}x{k}" for s, k in zip(symbols, counts))
+        got = ", ".join(f"{_shown(s)}x{k}" for s, k in zip(symbols, counts))
         raise WsdbError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: "
                         f"expected {expected_counts(c, q)}")
     # Equal-count colours keep their sorted symbol order; the big one goes last.
@@ -199,3 +201,9 @@ def state_texts(puzzle, cells: np.ndarray) -> list[str]:
     from .define import format_cells   # only other puzzles need it: a lookup's start-up stays as it was
 
     return [format_cells(puzzle, row) for row in cells]
+
+
+def _shown(code: int) -> str:
+    """A symbol as a message shows it: itself, or its escape where it is not
+    a character a terminal can print (a lone surrogate: a byte that was not UTF-8)."""
+    return f"\\u{code:04x}" if 0xD800 <= code <= 0xDFFF else chr(code)
