@@ -119,3 +119,13 @@ def test_colour_count_messages_read_naturally(state, expected):
     with pytest.raises(WsdbError) as e:
         parse_state(state)
     assert str(e.value).endswith(expected) and "(s)" not in str(e.value)
+
+
+def test_a_byte_that_is_not_utf8_is_a_symbol_not_a_crash():
+    # the shell hands a byte that is not UTF-8 to Python as a lone surrogate (surrogateescape)
+    with pytest.raises(WsdbError, match="5 distinct symbols"):
+        parse_state("\udcff111/2222/3333/4444")
+    puzzle, cells = parse_state("\udcff\udcff\udcff\udcff/1111/1111/1111")
+    assert (puzzle.n, puzzle.c) == (4, 2) and sorted(cells.tolist()) == [0] * 4 + [1] * 12
+    with pytest.raises(WsdbError, match=r"\\udcffx3"):
+        parse_state("\udcff\udcff\udcff1/1111/1111/1111")
