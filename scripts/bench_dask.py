@@ -67,7 +67,7 @@ def main() -> None:
     n, c = GRIDS[args.grid]
     depth = ["--max-depth", str(args.depth)] if args.depth is not None else []
     rows, levels_rows = [], []
-    rates = []  # (workers, classes a second) of each dask case, for the speed-up column
+    first = None  # (workers, classes a second) of the first dask case, for the speed-up column
     lv_bytes = {}
     with tempfile.TemporaryDirectory(prefix="wsdb-bench-dask-") as tmp:
         tmp = Path(tmp)
@@ -90,8 +90,8 @@ def main() -> None:
             if same not in ("identical", "not compared"):
                 sys.exit(f"{k} workers: {same} from the single-process build")
             print(f"{k} workers: {wall:.1f} s, {rss:.0f} MiB, {classes:,} classes, {same}", flush=True)
-            rates.append((k, classes / wall))
-            k0, r0 = rates[0]
+            first = first or (k, classes / wall)
+            k0, r0 = first
             rows.append([f"dask, {k} worker{'s' * (k > 1)} of 1 thread, {args.memory} each", str(k),
                          f"{wall:.1f}", f"{rss:,.0f}", f"{classes / wall:,.0f}",
                          f"{classes / wall / r0:.2f}x ({classes / wall / r0 / (k / k0):.0%})",

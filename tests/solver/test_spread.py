@@ -77,7 +77,7 @@ def test_a_proof_over_workers_is_the_one_process_proof(partial4, deep, threads):
     for cells, d in deep[:3]:
         state = format_state(cells)
         for k in (d, d + 2):   # proven without an answer; past the distance, the optimal answer
-            spread = at_least(state, k, Store.open(db), float("inf"), spread=lambda q: Spread(threads, str(db), q))
+            spread = at_least(state, k, Store.open(db), float("inf"), spread=Spread(threads, str(db)))
             alone = at_least(state, k, Store.open(db), float("inf"))
             assert spread.lower == alone.lower == d
             assert (spread.found is None) == (alone.found is None) == (k == d)
@@ -86,7 +86,7 @@ def test_a_proof_over_workers_is_the_one_process_proof(partial4, deep, threads):
 
 
 def test_a_bound_is_cut_into_shares_per_worker_thread(threads):
-    assert Spread(threads, "unused", wrapslide(4, 4)).shares() == 1 * 4
+    assert Spread(threads, "unused").shares() == 1 * 4
 
 
 @pytest.mark.integration

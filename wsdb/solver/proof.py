@@ -42,10 +42,9 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None) -> Pro
     """Prove ``state`` at least ``k`` moves from solved, within ``nodes``
     of work (:mod:`.effort`). Needs the grid's gather table and its stored
     partial tree (6x6 three and four colours); a state the tree holds has
-    its stored distance. With ``spread`` (a function making a
-    :class:`.spread.Spread` for the puzzle) each bound is searched over
-    Dask workers instead, until done (``nodes`` counts this process's work
-    only, so it is not a budget there)."""
+    its stored distance. With ``spread`` (a :class:`.spread.Spread`) each
+    bound is searched over Dask workers instead, until done (``nodes``
+    counts this process's work only, so it is not a budget there)."""
     (puzzle, cells), = parse_states([state])
     text, n = format_state(cells, puzzle.n), puzzle.n
     # asked of the store first: the guide reads (and may derive) big tables
@@ -61,19 +60,18 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None) -> Pro
     if stored >= 0 or eg.complete:
         raise WsdbError(f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
                         f"{stored if stored >= 0 else 'exactly'})")
-    workers = spread(puzzle) if spread is not None else None
     with effort.metered() as meter, step(f"proving {text} at least {k} moves from solved") as st:
         lower = max(guide.bound(cells), eg.height + 1)
         found, timed_out = None, False
         while lower < k and found is None and not timed_out:
             st.status = f"no answer of fewer than {lower} moves; searching {lower}"
-            if workers is None:
+            if spread is None:
                 found, reached, timed_out = ida_to_tree(guide, cells, nodes, lower, upper=lower + 1)
             else:
                 def shown(done, total, lower=lower):
                     st.status = (f"no answer of fewer than {lower} moves; searching {lower}: "
                                  f"{done} of {total} shares done")
-                found, reached = workers.search(cells, lower, shown)
+                found, reached = spread.search(puzzle, cells, lower, shown)
             lower = found.length if found is not None else reached
         moves = None
         if found is not None:

@@ -59,7 +59,6 @@ class Spread:
 
     client: object
     db: str
-    puzzle: Puzzle
 
     def shares(self) -> int:
         """How many tasks a bound is cut into: ``SPREAD_SHARES`` per worker
@@ -68,22 +67,19 @@ class Spread:
         threads = sum(self.client.nthreads().values())
         return max(1, threads) * SPREAD_SHARES
 
-    def search(self, cells: np.ndarray, bound: int, progress=None) -> tuple[Found | None, int]:
-        """Bound ``bound`` searched in full over the workers: (an answer of
-        at most ``bound`` moves or None, the next bound). ``progress(done,
-        total)`` is called as shares finish."""
+    def search(self, puzzle: Puzzle, cells: np.ndarray, bound: int, progress=None) -> tuple[Found | None, int]:
+        """Bound ``bound`` searched in full from ``cells`` over the workers:
+        (an answer of at most ``bound`` moves or None, the next bound).
+        ``progress(done, total)`` is called as shares finish."""
         from distributed import as_completed
 
         shares = self.shares()
-        p = self.puzzle
-        futures = self.client.map(share_task, [self.db] * shares, [p.n] * shares, [p.c] * shares,
+        futures = self.client.map(share_task, [self.db] * shares, [puzzle.n] * shares, [puzzle.c] * shares,
                                   [cells] * shares, [bound] * shares, range(shares), [shares] * shares, pure=False)
-        order = {f.key: i for i, f in enumerate(futures)}
-        results = [None] * shares
-        for done, f in enumerate(as_completed(futures), 1):
-            results[order[f.key]] = f.result()
+        for done, _ in enumerate(as_completed(futures), 1):
             if progress is not None:
                 progress(done, shares)
+        results = self.client.gather(futures)   # in share order
         answers = [Found(list(a[0]), a[1], int(a[2])) for a, _ in results if a is not None]
         if answers:   # the shortest; of equals, the lowest share's: the same answer on any cluster
             return min(answers, key=lambda x: x.length), bound

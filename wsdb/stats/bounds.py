@@ -205,8 +205,8 @@ def _spread_at_least(state: str, k: int, store: Store, db, dask: dict):
 
     where = resolve(db)   # the workers open the database by its absolute path, or a server's URL
     worker_db = str(where.path) if where.path else where.url
-    with dask_engine().dask_client(dask.get("scheduler"), dask.get("workers"), dask.get("memory")) as client:
-        return at_least(state, k, store, math.inf, spread=lambda p: Spread(client, worker_db, p))
+    with dask_engine().dask_client(**dask) as client:
+        return at_least(state, k, store, math.inf, spread=Spread(client, worker_db))
 
 
 def phase_size(n: int, c: int) -> int:
