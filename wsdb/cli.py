@@ -1067,7 +1067,7 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
 @click.option("--merge", metavar="COLOURS", default=None,
               help="Also the two-phase bound that solves these colours as one first (digits, e.g. 12): "
                    "the merged grid's God number by a census, plus the largest exact distance among "
-                   "the states it leaves, less one where no state needs both. 6x6 three colours: about 8 "
+                   "the states it leaves, less one where no state needs both. 6x6 three colours: about 5 "
                    "minutes and 2 GB.")
 @db_option
 @json_option
