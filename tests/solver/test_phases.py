@@ -13,7 +13,7 @@ from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.guide import guide_for
 from wsdb.solver.phases import coarsen, last_phase_again, phase_orders, relabel_back, run_phases
-from wsdb.solver.settings import FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_WAYS
+from wsdb.solver.settings import FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_WAYS, MIDDLE_PHASE_WAYS
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (4, 4), (6, 4), (8, 3), (8, 4)])
@@ -290,4 +290,28 @@ def test_the_last_phase_starts_from_every_way_the_first_found(tmp_path):
             assert chain.found.rest or p.is_solved(state)
             if chain.found.rest:
                 assert (state == chain.found.meet).all()
+    assert several
+
+
+def test_a_run_without_its_last_phase_finds_the_last_phases_starts(tmp_path):
+    """On four colours a run told not to run its last phase stops with no
+    answer after the middle phase, whose ways (up to ``MIDDLE_PHASE_WAYS``,
+    all of one length, one per end state) each end with three colours
+    solved; they are the starts the full run's last phase begins from."""
+    db = _partial_db(tmp_path, 3)
+    store = Store.open(db)
+    p, three = wrapslide(4, 4), wrapslide(4, 3)
+    guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
+    several = 0
+    for cells in random_states(p, 6, seed=43):
+        for order in phase_orders(p)[:2]:
+            short = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, last=False)
+            full = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order)
+            assert short.found is None and short.phases_done == 2 and short.reached
+            assert short.last_ways == full.last_ways
+            paths = short.last_ways
+            assert len({len(path) for path in paths}) == 1 and len(paths) <= MIDDLE_PHASE_WAYS
+            assert len({p.apply(cells, path).tobytes() for path in paths}) == len(paths)
+            assert all(three.is_solved(coarsen(order[p.apply(cells, path)], 3)) for path in paths)
+            several += len(paths) > 1
     assert several

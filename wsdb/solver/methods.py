@@ -18,8 +18,8 @@ from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
-from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_WIDTH, EXCHANGE_RESERVE, FINISH_SHARE,
-                       MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
+from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_SHARE, AGAIN_WIDTH, EXCHANGE_RESERVE,
+                       FINISH_SHARE, MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
 
@@ -136,23 +136,29 @@ def by_phases(p: Problem, lower: int) -> Attempt:
     The budget every order leaves goes to the last phase again, wider
     (``AGAIN_WIDTH``; where ``AGAIN_NODES`` says what a unit of width
     costs, as wide as the budget left allows), in one beam from every
-    run's starts (:func:`.phases.last_phase_again`)."""
+    run's starts (:func:`.phases.last_phase_again`). Where ``AGAIN_SHARE``
+    keeps a share of the budget for that beam (four colours), the runs
+    after the first answer stop where their last phase would start: their
+    starts join that beam, which splits the merged colours in fewer moves
+    than each run's narrow one."""
     if p.coarse is None:
         return by_beam(p, lower)
     c = p.puzzle.c
     finish = FINISH_SHARE * p.deadline   # the meter starts at 0 with each state
+    kept = AGAIN_SHARE.get(c, 0.0) * p.deadline   # with an answer, kept for the last phase again
     best, furthest, reached, firsts, chains = None, None, [], {}, []
     took = {False: 0.0, True: 0.0}   # a run's cost, by whether its first colour was gathered before
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
-        until = p.deadline - (finish if best is None else 0.0)   # with an answer, no finish is needed
+        until = p.deadline - (finish if best is None else kept)   # with an answer, no finish is needed
         need = (took[again] or took[False]) if best is None else RUN_AT_LEAST
         if effort.left(until) < need:
             continue   # a later order whose first phase is done may still fit
         began = effort.spent()
         chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, until, order,
                            last_meet=p.table is None, firsts=firsts,
-                           shorter=None if best is None else best.length)
+                           shorter=None if best is None else best.length,
+                           last=best is None or c not in AGAIN_SHARE)
         took[again] = max(took[again], effort.spent() - began)
         lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):

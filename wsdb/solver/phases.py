@@ -66,7 +66,7 @@ from .meet import meet_in_the_middle, meet_ways
 from .repair import repair
 from .tables import gather_colours
 from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST,
-                       PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL,
+                       MIDDLE_PHASE_WAYS, PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL,
                        PHASE_WIDTH)
 
 
@@ -95,7 +95,7 @@ def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
 
 def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide], store: Store,
                deadline: float, order: np.ndarray | None = None, last_meet: bool = True,
-               firsts: dict | None = None, shorter: int | None = None) -> Chain:
+               firsts: dict | None = None, shorter: int | None = None, last: bool = True) -> Chain:
     """Solve ``cells`` (c >= 3 colours) phase by phase, colours relabelled
     by ``order`` first (``order[old] = new``; which colour gathers first).
     Every phase but the last ends on a concrete state; the last may end in
@@ -111,7 +111,11 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     and a run that cannot beat it fails (nor meets in the middle, nor
     repairs: those answers are longer). The first phase may find several
     ways of its optimal length (``FIRST_PHASE_WAYS``): they end on other
-    states, and the next phase's beam starts from all of them at once."""
+    states, and the next phase's beam starts from all of them at once;
+    a middle phase (three colours of four) keeps up to
+    ``MIDDLE_PHASE_WAYS``. Without ``last`` the run stops where the last
+    phase would start, having found its starts (``last_ways``) for
+    :func:`last_phase_again`."""
     c = puzzle.c
     relabel = order if order is not None else np.arange(c, dtype=np.uint8)
     x = relabel[cells].astype(np.uint8)   # every way below is a sequence of moves from here
@@ -130,12 +134,13 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
             levels = shorter - 1 - len(paths[0]) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
         if k == 2 and firsts is not None and first in firsts:
             ways, stuck, lower = firsts[first]
-        elif levels is not None and levels <= 0:
+        elif (levels is not None and levels <= 0) or (k == c and not last):
             ways, stuck = [], []
         else:
             ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
                                                last_meet or k < c, k < c and levels is None, levels,
-                                               FIRST_PHASE_MEET_CHILDREN[c])
+                                               FIRST_PHASE_MEET_CHILDREN[c],
+                                               FIRST_PHASE_WAYS if k == 2 else MIDDLE_PHASE_WAYS if k < c else 1)
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -186,17 +191,16 @@ def _joined(found: Found, relabel: np.ndarray) -> Found:
 
 def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
                   deadline: float, meet: bool, repair: bool, levels: int | None,
-                  children: int) -> tuple[list[Found], list[list[int]], int]:
+                  children: int, ways: int) -> tuple[list[Found], list[list[int]], int]:
     """One phase in its own grid, from the states ``paths`` lead to from
     ``start``: (the ways to solved found, as moves from ``start``, none
     where it failed; the moves to the stalled beam's best states; a proven
-    lower bound or 0). The two-colour grid, the first phase, keeps up to
-    ``FIRST_PHASE_WAYS`` ways and tries :func:`_first_phase` first (meet in
-    the middle within ``children``); a stalled phase is repaired when
+    lower bound or 0), up to ``ways`` ways of one length. The two-colour
+    grid, the first phase, tries :func:`_first_phase` first (meet in the
+    middle within ``children``); a stalled phase is repaired when
     ``repair`` (every phase but the last); the beam goes at most ``levels``
     deep."""
     found, stuck, lower = [], [], 0
-    ways = FIRST_PHASE_WAYS if guide.c == 2 else 1
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
         found, lower = _first_phase(guide, start, phase_deadline, children)
     if found:

@@ -65,8 +65,15 @@ AGAIN_WIDTH = {3: 30_000, 4: 4000}   # per colour count, the last phase's beam w
                             # 200,000, 30.67 at 300,000; from every start 30.67 at 200,000, 30.08 at
                             # 300,000, 30.17 at 400,000 (the budget ends some beams); as wide as
                             # AGAIN_NODES allows, 30.00)
-AGAIN_NODES = {3: 150}      # per colour count, nodes such a beam costs per unit of width (8x8 three colours,
-                            # 300,000 wide: 110-180 on 12 states); its width is then what the budget left allows
+AGAIN_NODES = {3: 150, 4: 3000}   # per colour count, nodes such a beam costs per unit of width (8x8 three
+                            # colours, 300,000 wide: 110-180 on 12 states; four colours, 6 states, 4,000 wide
+                            # 2,300-4,300, 16,000 wide 1,700-3,400); its width is then what the budget left allows
+#: per colour count, the share of the budget kept for that beam once a run has an answer; the runs after it
+#: stop where their last phase would start, their starts joining that beam. Four colours, time unlimited
+#: from every run's starts (6 states): 1,000 wide 58.5 moves, 4,000 53.8, 16,000 52.2; with the budget,
+#: 24 states (seeds 2016 and 7, 12 each) 53.46 moves before, 53.17 keeping 0.4, 52.33 with
+#: MIDDLE_PHASE_WAYS as well (keeping 0.3: 52.54)
+AGAIN_SHARE = {4: 0.4}
 AGAIN_FILL = 0.9            # of the budget left, for that beam
 AGAIN_AT_LEAST = 0.5 * NODES_PER_SECOND   # nodes left for one (a wide last phase takes about 1 s)
 FINISH_SHARE = 0.15         # of the budget, left by the phases for repairs and cell exchanges
@@ -121,6 +128,9 @@ PHASE_WIDTH = {2: 20000, 3: 8000, 4: 1000}   # four colours: guided by the two-c
 #: from all. 12 states, three colours: 10 ways 30.50 moves, 30 30.33, 100 30.33; four colours
 #: (with six levels below): 10 ways 54.33, 30 52.67
 FIRST_PHASE_WAYS = 30
+#: ... of a middle phase's (three colours of four): the last phase's starts (12 states: 52.50 moves with 10
+#: ways, 53.50 with one)
+MIDDLE_PHASE_WAYS = 10
 PHASE_MEET_TRIES = 3                # best beam states meet in the middle starts from, per phase
 PHASE_MEET_CHILDREN = 1_000_000     # a level with more children is the last, streamed: on 8x8
                               # three and four colours the fifth (~2 M children, ~1.5 s);
