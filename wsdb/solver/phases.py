@@ -42,7 +42,8 @@ Measured on 8x8 (docs/solver.md): three colours 34.3 moves on average
 instead of 138 from the direct beam and cell exchanges (30.5 with the
 budget left spent on the last phase again, 300,000 wide; 29.4 with the
 first phase's ways and that beam from every start); four colours 54.6 (53.1
-with the ways; 56.5 before the time left went to wider last phases, 57.1
+with the ways, 51.4 with 40% of the budget kept for the last phase again,
+wide, from every run's starts and the middle phase's ways; 56.5 before the time left went to wider last phases, 57.1
 before later orders were capped by the best answer, 61.6 before orders
 shared their first phases, 74.3 with the misfit beam in the last phase, 194
 from the direct beam).
