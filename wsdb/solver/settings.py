@@ -56,7 +56,7 @@ PHASES_FROM = 8             # auto runs phases from this grid size (on 6x6 the g
                             # guide the beam to shorter answers)
 RUN_AT_LEAST = 0.3 * NODES_PER_SECOND   # nodes: with an answer, a run of the phases starts if this is left
                             # (it stops where it cannot beat the answer, so even a short run may)
-AGAIN_WIDTH = {3: 30_000, 4: 4000}   # per colour count, the last phase's beam when run again on
+AGAIN_WIDTH = {3: 30_000, 4: 4000}   # per colour count, the last phase's beam (at least) when run again on
                             # the budget left after every order, one beam from every order's starts
                             # (phases.last_phase_again). Four colours: 240 splits of 20 states, time
                             # unlimited: best of 12 at 1,000 wide 55.8 moves, with the 4 shortest
