@@ -19,7 +19,8 @@ from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
 from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_SHARE, AGAIN_WIDTH, EXCHANGE_RESERVE,
-                       FINISH_SHARE, MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE, RUN_AT_LEAST)
+                       FINISH_SHARE, MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE,
+                       RUN_AT_LEAST)
 from .thesis import thesis_search
 from .transpositions import estimate
 

@@ -43,10 +43,10 @@ instead of 138 from the direct beam and cell exchanges (30.5 with the
 budget left spent on the last phase again, 300,000 wide; 29.4 with the
 first phase's ways and that beam from every start); four colours 54.6 (53.1
 with the ways, 51.4 with 40% of the budget kept for the last phase again,
-wide, from every run's starts and the middle phase's ways; 56.5 before the time left went to wider last phases, 57.1
-before later orders were capped by the best answer, 61.6 before orders
-shared their first phases, 74.3 with the misfit beam in the last phase, 194
-from the direct beam).
+wide, from every run's starts and the middle phase's ways; 56.5 before the
+time left went to wider last phases, 57.1 before later orders were capped
+by the best answer, 61.6 before orders shared their first phases, 74.3 with
+the misfit beam in the last phase, 194 from the direct beam).
 """
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ from .meet import meet_in_the_middle, meet_ways
 from .repair import repair
 from .tables import gather_colours
 from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST,
-                       MIDDLE_PHASE_WAYS, PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES, PHASE_REPAIR_EFFORT, PHASE_STALL,
-                       PHASE_WIDTH)
+                       MIDDLE_PHASE_WAYS, PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES,
+                       PHASE_REPAIR_EFFORT, PHASE_STALL, PHASE_WIDTH)
 
 
 @dataclass
@@ -140,8 +140,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         else:
             ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
                                                last_meet or k < c, k < c and levels is None, levels,
-                                               FIRST_PHASE_MEET_CHILDREN[c],
-                                               FIRST_PHASE_WAYS if k == 2 else MIDDLE_PHASE_WAYS if k < c else 1)
+                                               FIRST_PHASE_MEET_CHILDREN[c], _ways_kept(k, c))
             if k == 2:
                 lower = bound
                 if firsts is not None:
@@ -154,6 +153,14 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
             return Chain(_joined(ways[0], relabel), k - 1, [], lower, last_ways)
         paths = _distinct(x, [way.moves(store, guide.puzzle, guide.endgame) for way in ways], puzzle)
     raise AssertionError("unreachable: the last phase returns")
+
+
+def _ways_kept(k: int, c: int) -> int:
+    """Ways of one length the phase of the k-colour grid keeps (of c
+    colours): each a start of the next phase; the last phase's one answer."""
+    if k == 2:
+        return FIRST_PHASE_WAYS
+    return MIDDLE_PHASE_WAYS if k < c else 1
 
 
 def _distinct(x: np.ndarray, paths: list[list[int]], puzzle: Puzzle) -> list[list[int]]:
