@@ -38,7 +38,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
     args = ap.parse_args()
-    prove = wsdb_cmd() + ["bounds", "prove", args.state, "--at-least", str(args.at_least), "--db", args.db, "-q"]
+    # --fresh: every run searches the proof whole, not the shares an earlier run kept
+    prove = wsdb_cmd() + ["bounds", "prove", args.state, "--at-least", str(args.at_least), "--db", args.db, "-q",
+                          "--fresh"]
     cases = {"one process (2 threads)": prove}
     for k in args.workers or [2]:
         cases[f"dask, {k} worker{'s' * (k > 1)} of 1 thread"] = prove + ["--engine", "dask", "--workers", str(k)]

@@ -1122,16 +1122,24 @@ def bounds_compute(n, c, merge, db, as_json, quiet):
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="--at-least only. local: this process. dask: each bound cut into shares searched by "
                    "Dask workers, which open --db themselves (a shared file or a server; docs/scale.md).")
+@click.option("--fresh", is_flag=True,
+              help="--at-least only. Search every share again instead of resuming from those the database "
+                   "keeps; each must agree with the one kept.")
 @dask_options
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_prove(state, effort, method, at_least, engine, scheduler, workers, worker_memory, db, as_json, quiet):
+def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, workers, worker_memory, db, as_json,
+                 quiet):
     """Prove a lower bound on the God number of STATE's grid from STATE:
     its distance proven by IDA* (`wsdb solve STATE --method optimal`), or
     the lower bound the search proved within the effort. Stored with the
     state, the seconds the proof took and the command that proves it again.
+
+    With --at-least each bound is searched in shares, kept in the database
+    as they finish: a proof stopped (Ctrl-C, a kill, --effort spent) goes on
+    from there when the same command runs again.
 
     \b
       wsdb bounds prove 312141/241143/323231/234224/231431/432414 --at-least 17
@@ -1143,10 +1151,12 @@ def bounds_prove(state, effort, method, at_least, engine, scheduler, workers, wo
 
     if at_least is not None and method != "optimal":
         raise WsdbError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")
+    if fresh and at_least is None:
+        raise WsdbError("--fresh is for --at-least proofs, whose shares are kept")
     check_dask_options(engine, {"--scheduler": scheduler, "--workers": workers, "--worker-memory": worker_memory})
     dask = dict(scheduler=scheduler, workers=workers, memory=worker_memory) if engine == "dask" else None
     store = Store.open(db, write=True)
-    b = bd.by_state(state, db=db, effort=effort, method=method, at_least=at_least, dask=dask)
+    b = bd.by_state(state, db=db, effort=effort, method=method, at_least=at_least, dask=dask, fresh=fresh)
     bd.record(store, [b])
     if as_json:
         click.echo(json.dumps(b.row() | {"witness": b.witness}))
@@ -1155,6 +1165,9 @@ def bounds_prove(state, effort, method, at_least, engine, scheduler, workers, wo
            f"no answer of fewer moves{'; the effort ran out' if b.value < (at_least or 0) else ''}"
            if at_least is not None else "a proven lower bound on its distance")
     click.echo(f"{_grid_name(b)}: God number >= {b.value} ({how}) in {b.seconds:.1f} s; again: `{b.command}`")
+    if b.witness.get("shares_left"):
+        click.echo(f"{b.witness['shares_left']} shares of bound {b.value} are left to search; the database keeps "
+                   "those searched, and the same command goes on from them")
 
 
 def _grid_name(b) -> str:

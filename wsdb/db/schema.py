@@ -15,6 +15,8 @@ these tables describe the same one. The tables are a public interface
   whether proven optimal, the exact distance where known, seconds
 * ``bounds``     one row per proven bound on a grid's God number: lower or
   upper, value, witness (a state, or phases), method, seconds, version
+* ``proof_shares`` one row per share of an IDA* bound a proof searched in
+  full: the state, how bounds are cut, bound, share, answer or next bound
 
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
@@ -152,6 +154,24 @@ bounds = sa.Table(
     sa.Column("version", sa.Text, nullable=False),
     sa.Column("command", sa.Text, nullable=False),         # the command that proves it again
     sa.CheckConstraint("kind in ('lower', 'upper')", name="bounds_kind"),
+)
+
+#: A long proof's progress (`wsdb bounds prove --at-least`), so that it resumes (migration 0009)
+proof_shares = sa.Table(
+    "proof_shares", metadata,
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("c", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, primary_key=True),
+    sa.Column("scheme", sa.Text, primary_key=True),      # the split depth, streams and pruning tables
+    sa.Column("bound", sa.Integer, primary_key=True),
+    sa.Column("shares", sa.Integer, primary_key=True),   # how many the bound is cut into
+    sa.Column("share", sa.Integer, primary_key=True),
+    sa.Column("answer", sa.Text),                        # JSON: path, meet, rest; NULL: none in this share
+    sa.Column("next_bound", sa.Integer, nullable=False),
+    sa.Column("nodes", sa.Float, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("searched_at", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=False),
 )
 
 #: The public ``classes``: a view over ``class_rows`` that adds ``grid``

@@ -22,7 +22,7 @@ from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import WRAPSLIDE, bounds, builds, class_rows, classes, levels, puzzles, solve_runs, solves
+from .schema import WRAPSLIDE, bounds, builds, class_rows, classes, levels, proof_shares, puzzles, solve_runs, solves
 from .status import builder_alive, finished, required
 
 class Store:
@@ -318,6 +318,32 @@ class Store:
             stmt = stmt.where(bounds.c.c == c)
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
+
+    # ---- a long proof's shares (wsdb bounds prove --at-least) ------------------------------
+
+    def share_rows(self, state: str, scheme: str) -> list[dict]:
+        """The shares of ``state``'s bounds searched under ``scheme``, by bound and share."""
+        t = proof_shares
+        stmt = (sa.select(t).where(t.c.state == state, t.c.scheme == scheme)
+                .order_by(t.c.bound, t.c.shares, t.c.share))
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
+    def add_share(self, row: dict) -> None:
+        """Keep one searched share, committed at once. A share stored
+        already (another process proving the same state) must say the same."""
+        t = proof_shares
+        try:
+            with self._write() as conn:
+                conn.execute(t.insert(), [row])
+        except exc.IntegrityError:
+            key = [t.c[k] == row[k] for k in ("state", "scheme", "bound", "shares", "share")]
+            with self.sql.connect() as conn:
+                old = conn.execute(sa.select(t.c.answer, t.c.next_bound).where(*key)).one()
+            if (old.answer is None) != (row["answer"] is None) or (old.answer is None and
+                                                                   old.next_bound != row["next_bound"]):
+                raise DamagedError(f"{self.label}: share {row['share']} of {row['shares']} of bound {row['bound']} "
+                                   f"for {row['state']} is stored with another result than its search gives now")
 
     def all_level_rows(self) -> list[dict]:
         """Every ``levels`` row of every build, in (n, c, root, depth) order."""

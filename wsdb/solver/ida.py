@@ -77,14 +77,17 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
 
 
 def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, share: int = 0,
-                 shares: int = 1, split: int = IDA_SPLIT) -> tuple[Found | None, int, bool]:
+                 shares: int = 1, split: int = IDA_SPLIT, visits=None) -> tuple[Found | None, int, bool]:
     """One iteration of :func:`ida_to_tree`, bound ``bound`` (at least the
     tree's height + 1): (an answer of at most ``bound`` moves or None, the
     next bound, whether the budget ran out first). With ``shares`` > 1 it
     searches only share ``share`` of the nodes at depth ``split`` (the
     shares of one bound together search all of it): the iteration has an
     answer if any share has one, and its next bound is the smallest of
-    theirs (:mod:`.spread`)."""
+    theirs (:mod:`.spread`, :mod:`.shares`). ``visits``: visit tables
+    (:func:`.visit_kernels.visit_tables`) to carry on from, as the shares
+    of one bound may (every state they hold was searched in full without an
+    answer); new ones without."""
     eg = guide.endgame
     horizon = bound - eg.height
     ncells, lanes = start.shape[0], IDA_STREAMS
@@ -94,7 +97,7 @@ def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, s
     stacks[:, 0] = start
     nextms = np.zeros((lanes, horizon + 1), np.int64)
     skips = np.zeros((lanes, horizon + 1), np.int64)
-    keys, meta = visit_tables(lanes, VISIT_SLOTS)
+    keys, meta = visit_tables(lanes, VISIT_SLOTS) if visits is None else visits
     paths = np.zeros((lanes, horizon), np.int64)
     depths = np.zeros(lanes, np.int64)
     seen = np.zeros((lanes, 1), np.int64)

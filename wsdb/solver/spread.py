@@ -11,7 +11,8 @@ tasks, and share i searches those numbered i modulo ``shares`` (each with
 its own streams). Above that depth every share searches the same nodes, so
 the shares together search exactly the iteration, as one process would.
 The bound has an answer if any share has one, and the next bound is the
-smallest any share reached (:func:`.ida.search_bound`).
+smallest any share reached (:func:`.shares.combine`); each share is kept
+as it finishes (:mod:`.shares`), so a proof whose client is lost resumes.
 
 A task is a pure function of its arguments (the database, the state, the
 bound, its share), so Dask runs a lost worker's tasks again elsewhere and
@@ -24,11 +25,13 @@ database they share with it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from ..puzzle import Puzzle
 from .guide import Found, Guide
+from .shares import ShareResult
 from .settings import SPREAD_SHARES, SPREAD_SPLIT
 
 #: each worker's guide, made once per (database, grid)
@@ -37,7 +40,10 @@ _guides: dict[tuple[str, int, int], Guide] = {}
 
 def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: int, shares: int):
     """Search share ``share`` of ``shares`` of bound ``bound`` from ``cells``:
-    ((path, meeting state, moves left) of an answer, or None; the next bound)."""
+    ((path, meeting state, moves left) of an answer, or None; the next
+    bound; the work and seconds it took)."""
+    import time
+
     from ..db.store import Store
     from ..puzzle import wrapslide
     from . import effort
@@ -47,8 +53,11 @@ def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: in
     key = (db, n, c)
     if key not in _guides:
         _guides[key] = guide_for(wrapslide(n, c), Store.open(db), pairs=True)
-    found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT)
-    return (None if found is None else (found.path, found.meet, found.rest)), nxt
+    t0 = time.perf_counter()
+    with effort.metered() as meter:
+        found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT)
+    answer = None if found is None else (found.path, found.meet, found.rest)
+    return answer, nxt, meter.spent, time.perf_counter() - t0
 
 
 @dataclass
@@ -61,26 +70,25 @@ class Spread:
     db: str
 
     def shares(self) -> int:
-        """How many tasks a bound is cut into: ``SPREAD_SHARES`` per worker
-        thread, so that a share that happens to be slow does not hold up
-        the bound while the others idle."""
+        """How many tasks a bound is cut into at least: ``SPREAD_SHARES``
+        per worker thread, so that a share that happens to be slow does not
+        hold up the bound while the others idle."""
         threads = sum(self.client.nthreads().values())
         return max(1, threads) * SPREAD_SHARES
 
-    def search(self, puzzle: Puzzle, cells: np.ndarray, bound: int, progress=None) -> tuple[Found | None, int]:
-        """Bound ``bound`` searched in full from ``cells`` over the workers:
-        (an answer of at most ``bound`` moves or None, the next bound).
-        ``progress(done, total)`` is called as shares finish."""
+    def search(self, puzzle: Puzzle, cells: np.ndarray, bound: int, shares: int, todo: list[int],
+               done: Callable[[ShareResult], None]) -> None:
+        """Search the shares ``todo`` of bound ``bound`` (cut into
+        ``shares``) from ``cells`` over the workers, calling ``done`` with
+        each one as it finishes (:func:`.shares.combine` makes the bound of
+        them)."""
         from distributed import as_completed
 
-        shares = self.shares()
-        futures = self.client.map(share_task, [self.db] * shares, [puzzle.n] * shares, [puzzle.c] * shares,
-                                  [cells] * shares, [bound] * shares, range(shares), [shares] * shares, pure=False)
-        for done, _ in enumerate(as_completed(futures), 1):
-            if progress is not None:
-                progress(done, shares)
-        results = self.client.gather(futures)   # in share order
-        answers = [Found(list(a[0]), a[1], int(a[2])) for a, _ in results if a is not None]
-        if answers:   # the shortest; of equals, the lowest share's: the same answer on any cluster
-            return min(answers, key=lambda x: x.length), bound
-        return None, min(nxt for _, nxt in results)
+        k = len(todo)
+        futures = self.client.map(share_task, [self.db] * k, [puzzle.n] * k, [puzzle.c] * k, [cells] * k,
+                                  [bound] * k, todo, [shares] * k, pure=False)
+        share_of = {f.key: i for f, i in zip(futures, todo)}
+        for future in as_completed(futures):
+            answer, nxt, nodes, seconds = future.result()
+            found = None if answer is None else Found(list(answer[0]), answer[1], int(answer[2]))
+            done(ShareResult(share_of[future.key], found, int(nxt), float(nodes), float(seconds)))

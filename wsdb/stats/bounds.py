@@ -149,7 +149,7 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
 
 
 def by_state(state: str, db=None, effort: float | None = None, method: str = "optimal",
-             at_least: int | None = None, dask: dict | None = None) -> Bound:
+             at_least: int | None = None, dask: dict | None = None, fresh: bool = False) -> Bound:
     """A lower bound exhibited by one state: its distance proven optimal by
     IDA* (``wsdb solve --method optimal``), or the lower bound the search
     proved where it did not finish; ``method="meet"`` proves it by meet in
@@ -158,9 +158,11 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     no answer is shorter than K (:mod:`wsdb.solver.proof`), or finds the
     state's optimal answer where it is; with ``dask`` (``scheduler``,
     ``workers``, ``memory``: :func:`wsdb.db.distributed.connect`) each
-    bound is searched over Dask workers (:mod:`wsdb.solver.spread`)."""
+    bound is searched over Dask workers (:mod:`wsdb.solver.spread`). An
+    ``at_least`` proof keeps its shares in the database as they finish and
+    resumes from those kept, unless ``fresh`` (:mod:`wsdb.solver.shares`)."""
     if at_least is not None:
-        return _at_least(state, db, effort, at_least, dask)
+        return _at_least(state, db, effort, at_least, dask, fresh)
     if dask is not None:
         raise WsdbError("the dask engine proves --at-least K: add it, or leave --engine out")
     from ..solver.solve import solve
@@ -174,7 +176,7 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     return Bound(sol.n, sol.c, "lower", value, method, witness, time.perf_counter() - t0, command)
 
 
-def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = None) -> Bound:
+def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = None, fresh: bool = False) -> Bound:
     from ..solver.proof import at_least
     from ..solver.solve import budget_nodes, check_request
 
@@ -183,20 +185,23 @@ def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = 
         raise WsdbError(f"--at-least {k}: expected a number of moves from 1 to 100")
     if dask is not None and effort is not None:
         raise WsdbError("--effort is one process's work: a proof over Dask runs until done (leave --effort out)")
-    store = Store.open(db)
+    store = Store.open(db, write=True)
     t0 = time.perf_counter()
     # no effort given: as long as the proof takes (each bound is announced as it starts)
     if dask is None:
-        proof = at_least(state, k, store, math.inf if effort is None else budget_nodes(effort))
+        proof = at_least(state, k, store, math.inf if effort is None else budget_nodes(effort), keep=True, fresh=fresh)
     else:
-        proof = _spread_at_least(state, k, store, db, dask)
+        proof = _spread_at_least(state, k, store, db, dask, fresh)
     witness = dict(state=proof.state, distance=proof.found.length if proof.found else None, moves=proof.moves,
-                   optimal=proof.found is not None, at_least=proof.lower, nodes=round(proof.nodes))
+                   optimal=proof.found is not None, at_least=proof.lower, nodes=round(proof.nodes),
+                   shares_reused=proof.reused, shares_left=proof.left)
     command = f"wsdb bounds prove {proof.state} --at-least {k}" + (f" --effort {effort:g}" if effort else "")
-    return Bound(proof.n, proof.c, "lower", proof.lower, "optimal", witness, time.perf_counter() - t0, command)
+    # the proof's seconds: this run's, and those of the shares it read back instead of searching
+    seconds = time.perf_counter() - t0 + proof.reused_seconds
+    return Bound(proof.n, proof.c, "lower", proof.lower, "optimal", witness, seconds, command)
 
 
-def _spread_at_least(state: str, k: int, store: Store, db, dask: dict):
+def _spread_at_least(state: str, k: int, store: Store, db, dask: dict, fresh: bool):
     """:func:`wsdb.solver.proof.at_least` with each bound spread over Dask workers."""
     from ..db.build import dask_engine
     from ..db.location import resolve
@@ -206,7 +211,7 @@ def _spread_at_least(state: str, k: int, store: Store, db, dask: dict):
     where = resolve(db)   # the workers open the database by its absolute path, or a server's URL
     worker_db = str(where.path) if where.path else where.url
     with dask_engine().dask_client(**dask) as client:
-        return at_least(state, k, store, math.inf, spread=Spread(client, worker_db))
+        return at_least(state, k, store, math.inf, spread=Spread(client, worker_db), keep=True, fresh=fresh)
 
 
 def phase_size(n: int, c: int) -> int:
