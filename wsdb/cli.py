@@ -1023,6 +1023,7 @@ def bounds(ctx, n, c, db, as_json):
       wsdb bounds                                   # every stored bound
       wsdb bounds compute --n 6 --c 3               # counting, tree, phases
       wsdb bounds prove 112233/112233/... --effort 400   # a state's distance
+      wsdb bounds proofs                            # how far the long proofs got
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -1042,6 +1043,43 @@ def bounds(ctx, n, c, db, as_json):
     for r in rows:
         click.echo(f"  {r['n']}x{r['n']} {r['c']} colours  {r['kind']:<5} {r['value']:>3}  {r['method']:<8} "
                    f"{r['seconds']:9.2f} s  {r['proven_at'][:10]}  wsdb {r['version']}  `{r['command']}`")
+    from .stats.proof_progress import kept_proofs
+
+    under_way = [p for p in kept_proofs(Store.open(db), n, c) if p.bound is not None]
+    if under_way:
+        click.echo(f"\n{len(under_way)} proof{'s' * (len(under_way) > 1)} part-way through a bound: "
+                   "`wsdb bounds proofs`")
+
+
+@bounds.command("proofs")
+@click.option("--n", "n", type=int, default=None, help="Only this grid size.")
+@click.option("--c", "c", type=int, default=None, help="Only this number of colours.")
+@db_option
+@json_option
+@clean_errors
+def bounds_proofs(n, c, db, as_json):
+    """How far each `wsdb bounds prove STATE --at-least K` got: the moves
+    proven so far (every bound below searched whole), the bound under way
+    and how many of its shares the database keeps, and the seconds kept.
+    The same prove command goes on from there.
+
+    \b
+      wsdb bounds proofs
+      wsdb bounds proofs --n 6 --c 4 --json
+    """
+    from .db.store import Store
+    from .stats.proof_progress import kept_proofs
+
+    proofs = kept_proofs(Store.open(db), n, c)
+    if as_json:
+        for p in proofs:
+            click.echo(json.dumps(p.row()))
+        return
+    if not proofs:
+        raise WsdbError("no proof kept" + (" for that grid" if n or c else "")
+                        + ": `wsdb bounds prove STATE --at-least K` keeps its shares as they finish")
+    for p in proofs:
+        click.echo(p.text())
 
 
 def _best_bounds(rows: list[dict]) -> dict[str, str]:

@@ -329,6 +329,26 @@ class Store:
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
+    def proof_progress(self, n: int | None = None, c: int | None = None) -> list[dict]:
+        """Per kept proof (state, scheme) and bound cut: shares, how many
+        are kept (done), how many hold an answer, their smallest next bound,
+        seconds and nodes, and when the last was searched; by grid, state,
+        scheme and bound."""
+        t = proof_shares
+        stmt = (sa.select(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares,
+                          sa.func.count().label("done"), sa.func.count(t.c.answer).label("answered"),
+                          sa.func.min(t.c.next_bound).label("next_bound"),
+                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.sum(t.c.nodes).label("nodes"),
+                          sa.func.max(t.c.searched_at).label("last"))
+                .group_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares)
+                .order_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares))
+        if n is not None:
+            stmt = stmt.where(t.c.n == n)
+        if c is not None:
+            stmt = stmt.where(t.c.c == c)
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
     def add_share(self, row: dict) -> None:
         """Keep one searched share, committed at once. A share stored
         already (another process proving the same state) must say the same."""
