@@ -85,6 +85,23 @@ def test_a_proof_over_workers_is_the_one_process_proof(partial4, deep, threads):
                 assert len(spread.moves) == d and p.is_solved(p.apply(cells, spread.moves))
 
 
+def test_shares_kept_over_workers_resume_in_one_process(partial4, deep, threads, tmp_path):
+    # the client keeps each share as it finishes; the same proof in one process then searches nothing
+    import shutil
+
+    from wsdb.db.store import Store
+    from wsdb.solver.proof import at_least
+
+    db = tmp_path / "w.sqlite"
+    shutil.copy(partial4[0], db)
+    cells, d = deep[0]
+    state = format_state(cells)
+    spread = at_least(state, d, Store.open(db, write=True), float("inf"), spread=Spread(threads, str(db)), keep=True)
+    alone = at_least(state, d, Store.open(db, write=True), float("inf"), keep=True)
+    assert spread.lower == alone.lower == d and spread.reused == 0
+    assert alone.nodes == 0 and alone.reused > 0
+
+
 def test_a_bound_is_cut_into_shares_per_worker_thread(threads):
     assert Spread(threads, "unused").shares() == 1 * 4
 
