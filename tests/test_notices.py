@@ -107,3 +107,9 @@ def test_a_count_states_its_pace_both_ways(monkeypatch):
     assert st.status == "2 of 8 partitions (5 s each)"
     st.count(5_000, 9_000, "classes")
     assert st.status == "5,000 of 9,000 classes (500 a second)"
+
+
+@pytest.mark.parametrize("seconds,text", [(0, "0 s"), (89, "89 s"), (90, "2 min"), (3000, "50 min"),
+                                          (5400, "1.5 h"), (47 * 3600, "47.0 h"), (3 * 86400, "3.0 days")])
+def test_a_duration_reads_in_the_unit_a_person_would_use(seconds, text):
+    assert notices.duration(seconds) == text

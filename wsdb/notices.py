@@ -40,6 +40,17 @@ def listening(listener: Callable[[str], None]) -> Iterator[None]:
         _listeners.remove(listener)
 
 
+def duration(seconds: float) -> str:
+    """A rough length of time for people: '40 s', '12 min', '3.4 h', '2.1 days'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
 class Step:
     """A long piece of work: ``status`` is what it is doing now, read by
     the step's timer; :meth:`count` sets it from work done and a total."""

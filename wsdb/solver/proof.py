@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..db.store import Store
 from ..errors import WsdbError
-from ..notices import step
+from ..notices import duration, step
 from ..puzzle import format_state, parse_states
 from . import effort
 from .guide import Found, guide_for, tail
@@ -91,7 +91,7 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
                 have[r.share] = r
                 ledger.add(lower, shares, r)
                 st.status = (f"no answer of fewer than {lower} moves; searching {lower}: "
-                             f"{len(have)} of {shares} shares done")
+                             f"{len(have)} of {shares} shares done{_left(have, shares)}")
             st.status = (f"no answer of fewer than {lower} moves; searching {lower}"
                          + (f" ({len(have)} of {shares} shares kept from before)" if have else ""))
             if todo and spread is None:
@@ -109,3 +109,11 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
                 raise WsdbError(f"internal error: the proof's answer does not solve {text}; please report it")
         return Proof(puzzle.n, puzzle.c, text, lower, found, moves, timed_out, meter.spent, reused,
                      reused_seconds, left)
+
+
+def _left(have: dict, shares: int) -> str:
+    """', about 2.1 h left' at the pace of the shares kept of a bound."""
+    if not have or len(have) >= shares:
+        return ""
+    pace = sum(r.seconds for r in have.values()) / len(have)
+    return f", about {duration(pace * (shares - len(have)))} left"

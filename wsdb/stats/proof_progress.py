@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from itertools import groupby
 
 from ..db.store import Store
+from ..notices import duration
 
 
 @dataclass
@@ -36,6 +37,7 @@ class KeptProof:
     seconds: float
     nodes: float
     last: str
+    bound_seconds: float = 0.0   # the seconds of the bound under way's kept shares
 
     def row(self) -> dict:
         return asdict(self)
@@ -48,6 +50,9 @@ class KeptProof:
             where = f"no answer under {self.at_least} moves"
             if self.bound is not None:
                 where += f"; bound {self.bound}: {self.done} of {self.shares} shares kept"
+                if self.bound_seconds > 0:
+                    left = self.bound_seconds / self.done * (self.shares - self.done)
+                    where += f", about {duration(left)} left at their pace"
         return f"{head}{where}; {self.seconds:,.0f} s kept, last {self.last[:16]}"
 
 
@@ -75,5 +80,5 @@ def kept_proofs(store: Store, n: int | None = None, c: int | None = None) -> lis
         out.append(KeptProof(pn, pc, state, scheme, at_least, distance, None if part is None else part["bound"],
                              0 if part is None else part["done"], 0 if part is None else part["shares"],
                              sum(r["seconds"] for r in rows), sum(r["nodes"] for r in rows),
-                             max(r["last"] for r in rows)))
+                             max(r["last"] for r in rows), 0.0 if part is None else part["seconds"]))
     return out
