@@ -10,6 +10,7 @@ from click.testing import CliRunner
 import wsdb
 import wsdb.db.location
 from wsdb.cli import main
+from wsdb.db.store import Store
 
 from .bruteforce import brute_force
 
@@ -119,3 +120,21 @@ def exact_distance(db4):
             return brute_force(4, c).distance
         return lambda cells: wsdb.lookup(wsdb.format_state(cells), db=db4).distance
     return for_colours
+
+
+PARTIAL_DEPTH = 4   # 4x4 four colours reach 12 moves and more: pairs lie beyond this tree
+
+
+@pytest.fixture(scope="session")
+def partial4(tmp_path_factory):
+    """(db, store, guide): 4x4 four colours stored to depth 4, beside the
+    complete two-colour tree that gives the gather table (the solver's and
+    the bounds' tests; copy the file before writing to it)."""
+    from wsdb.solver.guide import guide_for
+
+    db = tmp_path_factory.mktemp("partial4") / "partial.sqlite"
+    wsdb.build(4, 2, db=db)
+    wsdb.build(4, 4, db=db, max_depth=PARTIAL_DEPTH)
+    store = Store.open(db)
+    yield db, store, guide_for(wsdb.wrapslide(4, 4), store)
+    store.close()

@@ -14,7 +14,7 @@ from wsdb.solver.meet import solve_near
 from wsdb.solver.repair import repair
 from wsdb.solver.settings import REPAIR_LADDER as LADDER
 
-from .conftest import PARTIAL_DEPTH as DEPTH
+from ..conftest import PARTIAL_DEPTH as DEPTH
 
 
 @pytest.fixture

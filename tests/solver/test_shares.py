@@ -15,7 +15,7 @@ from wsdb.solver.proof import at_least
 from wsdb.solver.settings import PROOF_SHARES, SPREAD_SPLIT
 from wsdb.solver.shares import ShareResult, combine, search_here
 
-from .conftest import PARTIAL_DEPTH
+from ..conftest import PARTIAL_DEPTH
 
 
 @pytest.fixture(scope="module")

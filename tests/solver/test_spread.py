@@ -12,7 +12,7 @@ from wsdb.solver.ida import search_bound
 from wsdb.solver.settings import SPREAD_SPLIT
 from wsdb.solver.spread import Spread
 
-from .conftest import PARTIAL_DEPTH
+from ..conftest import PARTIAL_DEPTH
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@ proofs`): read back from the shares of real proofs on a 4x4 four-colour
 partial tree, against what each proof itself reported and the brute-force
 distance."""
 import json
+import shutil
 
 import pytest
 
-import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver.proof import at_least
@@ -15,11 +15,11 @@ from wsdb.stats.proof_progress import kept_proofs
 
 
 @pytest.fixture
-def db(tmp_path):
-    db = tmp_path / "w.sqlite"
-    wsdb.build(4, 2, db=db)
-    wsdb.build(4, 4, db=db, max_depth=4)
-    return db
+def db(partial4, tmp_path):
+    """A copy of the 4x4 four-colour partial tree's database, to keep shares in."""
+    copy = tmp_path / "w.sqlite"
+    shutil.copy(partial4[0], copy)
+    return copy
 
 
 @pytest.fixture(scope="module")
