@@ -291,3 +291,32 @@ def test_parquet_levels_import_into_postgresql_as_the_rows_of_a_build(pg_url, db
     assert cli("verify", "--n", 4, "--c", 4, "--db", url, "-q").returncode == 0
     res = cli("import", tmp_path / "levels", "--db", url, "-q")   # held as rows now: refused, kept
     assert res.returncode == 2 and "--force" in res.stderr and pg_rows(url, q) == lite_rows(db4, q)
+
+
+def test_a_proof_keeps_its_shares_and_resumes_on_postgresql(pg_url, exact_distance):
+    # a proof cut by its effort keeps its shares in PostgreSQL; the rerun goes on from them, and a
+    # fresh rerun finds every share stored already, the same
+    import json
+
+    import psycopg
+
+    from wsdb.puzzle import format_state, random_states, wrapslide
+
+    with psycopg.connect(pg_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute("create database proofs")
+    url = pg_url.rsplit("/", 1)[0] + "/proofs"
+    for args in (["--c", 2], ["--c", 4, "--max-depth", 4]):
+        assert cli("build", "--n", 4, *args, "--db", url, "-q").returncode == 0
+    distance = exact_distance(4)
+    cells = next(x for x in random_states(wrapslide(4, 4), 80, seed=47) if distance(x) > 7)
+    state, d = format_state(cells), distance(cells)
+    cut = cli("bounds", "prove", state, "--at-least", d, "--effort", 0.002, "--db", url, "-q")
+    assert cut.returncode == 0 and "the same command goes on from them" in cut.stdout, cut.stderr
+    kept = pg_rows(url, "select count(*) from proof_shares")[0][0]
+    rest = cli("bounds", "prove", state, "--at-least", d, "--db", url, "--json")
+    row = json.loads(rest.stdout)
+    assert row["value"] == d and row["witness"]["shares_reused"] == kept > 0
+    fresh = cli("bounds", "prove", state, "--at-least", d, "--db", url, "--fresh", "--json")
+    assert fresh.returncode == 0 and json.loads(fresh.stdout)["value"] == d, fresh.stderr
+    assert pg_rows(url, "select count(*) from proof_shares")[0][0] == pg_rows(
+        url, "select count(distinct (bound, share)) from proof_shares")[0][0]
