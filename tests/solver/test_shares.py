@@ -120,8 +120,9 @@ def test_a_fresh_proof_that_disagrees_with_a_kept_share_is_refused(db, deep, run
     state, d = format_state(deep[0][0]), deep[0][1]
     assert run("bounds", "prove", state, "--at-least", d, "--db", db, "-q").exit_code == 0
     assert run("bounds", "prove", state, "--at-least", d, "--db", db, "--fresh", "-q").exit_code == 0
-    with sa.create_engine(f"sqlite:///{db}").begin() as conn:   # a kept share says another next bound
-        conn.execute(sa.text("update proof_shares set next_bound = next_bound + 5 where share = 3"))
+    with sa.create_engine(f"sqlite:///{db}").begin() as conn:   # a kept share says it has an answer
+        conn.execute(sa.text("""update proof_shares set answer = '{"path": [0], "meet": null, "rest": 0}'
+                                where share = 3"""))
     res = run("bounds", "prove", state, "--at-least", d, "--db", db, "--fresh", "-q")
     assert res.exit_code == 1 and "another result" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 

@@ -40,6 +40,23 @@ def test_shares_of_a_bound_search_it_whole(partial4, deep, shares):
                 assert all(f.length == d for f, _, _ in parts if f is not None)
 
 
+def test_tasks_in_one_thread_carry_visits_and_give_each_shares_answer(partial4, deep):
+    # a worker thread's tasks of one bound share their visit tables: each still finds an answer exactly
+    # where its share alone does, and the least next bound is the whole iteration's
+    from wsdb.solver.guide import guide_for
+    from wsdb.solver.spread import share_task
+
+    db = partial4[0]
+    guide = guide_for(wrapslide(4, 4), partial4[1], pairs=True)
+    for cells, d in deep[:3]:
+        for bound in (d - 1, d):
+            tasks = [share_task(str(db), 4, 4, cells, bound, i, 6) for i in range(6)]
+            alone = [search_bound(guide, cells, bound, effort.NEVER, i, 6, SPREAD_SPLIT) for i in range(6)]
+            assert [a is not None for a, *_ in tasks] == [f is not None for f, _, _ in alone]
+            if bound < d:
+                assert min(t[1] for t in tasks) == search_bound(guide, cells, bound, effort.NEVER)[1]
+
+
 def test_a_share_searches_part_of_the_bound(partial4, deep):
     # one share of three does less than the whole iteration, and the three more than it: each searches
     # the levels above the split again, and its visit table sees only its own part below

@@ -351,7 +351,10 @@ class Store:
 
     def add_share(self, row: dict) -> None:
         """Keep one searched share, committed at once. A share stored
-        already (another process proving the same state) must say the same."""
+        already (another process proving the same state, or ``--fresh``)
+        must say the same: an answer, or none. Its next bound may differ: a
+        share searched after others of its bound skips what they searched
+        (:mod:`wsdb.solver.shares`), and the bound's next is the least of all."""
         t = proof_shares
         try:
             with self._write() as conn:
@@ -359,9 +362,8 @@ class Store:
         except exc.IntegrityError:
             key = [t.c[k] == row[k] for k in ("state", "scheme", "bound", "shares", "share")]
             with self.sql.connect() as conn:
-                old = conn.execute(sa.select(t.c.answer, t.c.next_bound).where(*key)).one()
-            if (old.answer is None) != (row["answer"] is None) or (old.answer is None and
-                                                                   old.next_bound != row["next_bound"]):
+                old = conn.execute(sa.select(t.c.answer).where(*key)).one()
+            if (old.answer is None) != (row["answer"] is None):
                 raise DamagedError(f"{self.label}: share {row['share']} of {row['shares']} of bound {row['bound']} "
                                    f"for {row['state']} is stored with another result than its search gives now")
 

@@ -14,9 +14,13 @@ The bound has an answer if any share has one, and the next bound is the
 smallest any share reached (:func:`.shares.combine`); each share is kept
 as it finishes (:mod:`.shares`), so a proof whose client is lost resumes.
 
-A task is a pure function of its arguments (the database, the state, the
-bound, its share), so Dask runs a lost worker's tasks again elsewhere and
-the proof does not change. Each worker opens the database once and reads
+Whether a task finds an answer, and which, is a pure function of its
+arguments (the database, the state, the bound, its share), so Dask runs a
+lost worker's tasks again elsewhere and the proof does not change. A
+worker thread carries its visit tables from one share of a bound to the
+next, as one process does; a share's own next bound may then be larger
+(what an earlier share searched is skipped), but the bound's, the least of
+all its shares', is not. Each worker opens the database once and reads
 the solver's tables from its cache (the pair census memory-mapped, shared
 between workers on one machine); the client reads them first, deriving
 them where they are not cached yet, so the workers find them beside a
@@ -24,6 +28,7 @@ database they share with it.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,6 +41,8 @@ from .settings import SPREAD_SHARES, SPREAD_SPLIT
 
 #: each worker's guide, made once per (database, grid)
 _guides: dict[tuple[str, int, int], Guide] = {}
+#: each worker thread's visit tables, carried between the shares of one bound (:func:`_visits_for`)
+_thread = threading.local()
 
 
 def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: int, shares: int):
@@ -54,10 +61,30 @@ def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: in
     if key not in _guides:
         _guides[key] = guide_for(wrapslide(n, c), Store.open(db), pairs=True)
     t0 = time.perf_counter()
+    visits = _visits_for((key, cells.tobytes(), bound, shares))
+    _thread.visits = None   # until this share is searched in full without an answer
     with effort.metered() as meter:
-        found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT)
+        found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT, visits)
+    if found is None:
+        _thread.visits = ((key, cells.tobytes(), bound, shares), visits)
     answer = None if found is None else (found.path, found.meet, found.rest)
     return answer, nxt, meter.spent, time.perf_counter() - t0
+
+
+def _visits_for(bound_key: tuple):
+    """The visit tables this worker thread carries from share to share of
+    one bound, as one process does (:mod:`.shares`): a state a share
+    searched in full without an answer needs no search in the next. Kept
+    only after such a share (a share with an answer stops part-way, and a
+    failed one may have), per thread (a worker's threads search at once),
+    and new ones for another bound."""
+    from .settings import IDA_STREAMS, VISIT_SLOTS
+    from .visit_kernels import visit_tables
+
+    kept = getattr(_thread, "visits", None)
+    if kept is not None and kept[0] == bound_key:
+        return kept[1]
+    return visit_tables(IDA_STREAMS, VISIT_SLOTS)
 
 
 @dataclass
