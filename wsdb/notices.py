@@ -51,6 +51,13 @@ def duration(seconds: float) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
+def left_at_pace(seconds: float, done: int, total: int) -> str:
+    """'about 2.1 h' left of ``total`` items when ``done`` took ``seconds``; '' before the first or after the last."""
+    if done <= 0 or done >= total or seconds <= 0:
+        return ""
+    return f"about {duration(seconds / done * (total - done))}"
+
+
 class Step:
     """A long piece of work: ``status`` is what it is doing now, read by
     the step's timer; :meth:`count` sets it from work done and a total."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..db.store import Store
 from ..errors import WsdbError
-from ..notices import duration, step
+from ..notices import left_at_pace, step
 from ..puzzle import format_state, parse_states
 from . import effort
 from .guide import Found, guide_for, tail
@@ -113,7 +113,5 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
 
 def _left(have: dict, shares: int) -> str:
     """', about 2.1 h left' at the pace of the shares kept of a bound."""
-    if not have or len(have) >= shares:
-        return ""
-    pace = sum(r.seconds for r in have.values()) / len(have)
-    return f", about {duration(pace * (shares - len(have)))} left"
+    left = left_at_pace(sum(r.seconds for r in have.values()), len(have), shares)
+    return f", {left} left" if left else ""

@@ -92,7 +92,7 @@ class Ledger:
 
     def __init__(self, store: Store, n: int, c: int, state: str, guide: Guide, keep: bool, fresh: bool = False):
         self.store, self.n, self.c, self.state = store, n, c, state
-        self.scheme, self.keep, self.fresh = scheme(guide), keep, fresh
+        self.scheme, self.keep = scheme(guide), keep
         rows = store.share_rows(state, self.scheme) if keep and not fresh else []
         self.rows: dict[tuple[int, int], dict[int, ShareResult]] = {}
         for r in rows:

@@ -37,7 +37,8 @@ import numpy as np
 from ..puzzle import Puzzle
 from .guide import Found, Guide
 from .shares import ShareResult
-from .settings import SPREAD_SHARES, SPREAD_SPLIT
+from .settings import IDA_STREAMS, SPREAD_SHARES, SPREAD_SPLIT, VISIT_SLOTS
+from .visit_kernels import visit_tables
 
 #: each worker's guide, made once per (database, grid)
 _guides: dict[tuple[str, int, int], Guide] = {}
@@ -61,12 +62,13 @@ def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: in
     if key not in _guides:
         _guides[key] = guide_for(wrapslide(n, c), Store.open(db), pairs=True)
     t0 = time.perf_counter()
-    visits = _visits_for((key, cells.tobytes(), bound, shares))
+    this_bound = (key, cells.tobytes(), bound, shares)
+    visits = _visits_for(this_bound)
     _thread.visits = None   # until this share is searched in full without an answer
     with effort.metered() as meter:
         found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT, visits)
     if found is None:
-        _thread.visits = ((key, cells.tobytes(), bound, shares), visits)
+        _thread.visits = (this_bound, visits)
     answer = None if found is None else (found.path, found.meet, found.rest)
     return answer, nxt, meter.spent, time.perf_counter() - t0
 
@@ -78,9 +80,6 @@ def _visits_for(bound_key: tuple):
     only after such a share (a share with an answer stops part-way, and a
     failed one may have), per thread (a worker's threads search at once),
     and new ones for another bound."""
-    from .settings import IDA_STREAMS, VISIT_SLOTS
-    from .visit_kernels import visit_tables
-
     kept = getattr(_thread, "visits", None)
     if kept is not None and kept[0] == bound_key:
         return kept[1]

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from itertools import groupby
 
 from ..db.store import Store
-from ..notices import duration
+from ..notices import left_at_pace
 
 
 @dataclass
@@ -50,9 +50,9 @@ class KeptProof:
             where = f"no answer under {self.at_least} moves"
             if self.bound is not None:
                 where += f"; bound {self.bound}: {self.done} of {self.shares} shares kept"
-                if self.bound_seconds > 0:
-                    left = self.bound_seconds / self.done * (self.shares - self.done)
-                    where += f", about {duration(left)} left at their pace"
+                left = left_at_pace(self.bound_seconds, self.done, self.shares)
+                if left:
+                    where += f", {left} left at their pace"
         return f"{head}{where}; {self.seconds:,.0f} s kept, last {self.last[:16]}"
 
 
