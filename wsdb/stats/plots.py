@@ -48,14 +48,20 @@ def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide"):
     return fig, panels
 
 
-def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, c: int | None = None,
-                root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
-    """Write the states-per-depth figure of one puzzle's builds to ``path``
-    (PNG); returns it."""
+def _builds(db, n: int | None, c: int | None, root: str, puzzle: str, goal: str | None):
+    """The store and the builds a figure draws; refuses where there are none."""
     store = _store(db)
     builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
+    return store, builds
+
+
+def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, c: int | None = None,
+                root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
+    """Write the states-per-depth figure of one puzzle's builds to ``path``
+    (PNG); returns it."""
+    store, builds = _builds(db, n, c, root, puzzle, goal)
     lv = levels(store, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.2, puzzle)
     for (bn, bc), (ax, b) in panels.items():
@@ -87,10 +93,7 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
                   root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
     """Write the symmetry-profile figure of one puzzle's builds to ``path``
     (PNG); returns it."""
-    store = _store(db)
-    builds = summary(store, n, c, root, puzzle, goal)
-    if builds.empty:
-        raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
+    store, builds = _builds(db, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.0, puzzle)
     for (bn, bc), (ax, b) in panels.items():
         prof = orbit_profile(store, _plain(b.to_dict())).sort_values("symmetries")
