@@ -39,19 +39,15 @@ from wsdb.puzzle.text import state_texts  # noqa: E402
 from wsdb.solver.solve import solve, solve_many  # noqa: E402
 
 SEED = 2016
-#: The phase-1 grid's God number (docs/frontier.md: the census of 18 cells against 18).
-PHASE_1 = 13
-#: The symmetries of the 6x6 four-colour grid: a class holds at most this many states.
-SYMMETRIES = 768
+GRID = wrapslide(6, 4)
 
 
 def phase_two(count: int, seed: int) -> tuple[np.ndarray, int]:
     """``count`` states drawn uniformly from those whose image with colours
     1+2 and 3+4 merged is solved, and how many merged goals there are."""
-    p = wrapslide(6, 4)
-    halves = np.unique(p.solved <= 1, axis=0)   # where colours 1 and 2 lie together, per merged goal
+    halves = np.unique(GRID.solved <= 1, axis=0)   # where colours 1 and 2 lie together, per merged goal
     rng = np.random.default_rng(seed)
-    out = np.empty((count, p.ncells), dtype=np.uint8)
+    out = np.empty((count, GRID.ncells), dtype=np.uint8)
     for i in range(count):
         ones = halves[rng.integers(len(halves))]
         for cells, colours in ((np.flatnonzero(ones), (0, 1)), (np.flatnonzero(~ones), (2, 3))):
@@ -71,7 +67,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
     args = ap.parse_args()
     states, goals = phase_two(args.count, args.seed)
-    texts = list(state_texts(wrapslide(6, 4), states))
+    texts = list(state_texts(GRID, states))
     store = Store.open(args.db)
     solve(texts[0], store=store)   # tables derived and loaded before the clock starts
     t0 = time.perf_counter()
@@ -87,7 +83,7 @@ def main() -> None:
         print(f"{s.state}: answer {s.length}, optimal {o.length if o.optimal else f'>= {o.lower_bound}'}",
               file=sys.stderr, flush=True)
     states_all = goals * math.comb(18, 9) ** 2
-    classes = states_all / SYMMETRIES
+    classes = states_all / GRID.group_order   # a class holds at most that many states
     spread = ", ".join(f"{k}: {lengths[k]}" for k in sorted(lengths))
     table = [
         "| phase-2 states | classes (at least) | drawn | answers by length | mean | proven lower bounds | "
@@ -112,7 +108,7 @@ def main() -> None:
         write("docs/frontier.md", "pair_phases", text,
               f"`python scripts/pair_phases.py {shlex.join(sys.argv[1:])}`: states drawn uniformly from "
               f"phase 2 (seed {args.seed}), each solved by `wsdb solve` (default method and effort, both "
-              f"cores), the longest proven by `--method optimal`; a class holds at most {SYMMETRIES} states")
+              f"cores), the longest proven by `--method optimal`; a class holds at most {GRID.group_order} states")
 
 
 if __name__ == "__main__":
