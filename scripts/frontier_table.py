@@ -76,11 +76,29 @@ def phase_lines(best: dict) -> list[str]:
             secs = f"{ph['seconds']:.1f}" if "seconds" in ph else "-"
             out.append(f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
                        f"{states} | {ph['by']}{far} | {secs} |")
-        both = witness.get("both_worst")
-        if both and both["unavoidable"] == 0:
-            out.append(f"| {n}x{n} {c} colours | | no state needs both worst cases | -1 | {both['states']:,} | "
-                       f"the first phase's deepest states, at most {both['tries']} shortest paths each | "
-                       f"{both['seconds']:.1f} |")
+        out += _off_lines(f"{n}x{n} {c} colours", witness, r["value"])
+    return out
+
+
+def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
+    """One row per check behind the moves taken off the sum of the phases
+    (stats/merging.py): the last check of each move taken off says -1."""
+    first, second = witness["phases"][0], witness["phases"][-1]
+    taken = first["worst"] + second["worst"] - value
+    checks = [witness["both_worst"]] + witness.get("further", []) if "both_worst" in witness else []
+    out = []
+    for i, ch in enumerate(checks):
+        k = ch.get("moves_off", 1)
+        if k > taken:
+            break
+        last = i + 1 == len(checks) or checks[i + 1].get("moves_off", 1) != k
+        level, most = ch.get("level", first["worst"]), ch.get("at_most", second["worst"] - 1)
+        what = ("no state needs both worst cases" if k == 1 else
+                f"{k} moves off: the states at {level} within {level + most} moves")
+        states = f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
+        out.append(f"| {grid} | | {what} | {-1 if last else ''} | {states} | the first phase's states at {level}, "
+                   f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
+                   f"{most} from solved, less the moves added | {ch['seconds']:.1f} |")
     return out
 
 

@@ -91,3 +91,19 @@ def test_a_path_read_from_the_table_is_a_shortest_one():
                 state = puzzle.apply(state, [int(m)])
                 assert depth[state.tobytes()] == table.height - d - 1
             assert puzzle.is_solved(state) and int(end) == int(((state == 0) << np.arange(16)).sum())
+
+
+def test_a_level_read_from_the_table_is_one_state_per_orbit():
+    """SubsetRanking.level: for each depth, the least word of each orbit
+    under the grid's symmetries among the states brute force finds at that
+    depth, no more and no fewer (the codes hold depths only mod 3)."""
+    from tests.bruteforce import level_states
+    from wsdb.engine.census import subset_table
+
+    puzzle = merged(wrapslide(4, 3), "12")
+    table = subset_table(puzzle)
+    bits = np.arange(16)
+    for d, level in enumerate(level_states(4, puzzle.solved)):
+        want = {min(int(((x[m] == 0) << bits).sum()) for m in puzzle.maps) for x in level}
+        got = table.ranking.level(table.words, d, puzzle.maps)
+        assert len(got) == len(want) and set(got.tolist()) == want

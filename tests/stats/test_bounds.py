@@ -209,6 +209,9 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     for bad in ("3", "13x", "123"):   # one colour, not digits, every colour: refused before any work
         res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", bad, "--db", db)
         assert res.exit_code == 2 and "--merge" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    for bad in (["--off", "2"], ["--merge", "12", "--off", "0"]):   # --off without --merge, or out of range
+        res = run("bounds", "compute", "--n", 4, "--c", 3, *bad, "--db", db)
+        assert res.exit_code == 2 and "--off" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
 
 
@@ -320,7 +323,7 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
 def test_one_path_each_cannot_avoid_the_worst_case(db):
     from wsdb.stats.merging import merged_phase_states
 
-    b = by_merging(Store.open(db), 4, 3, "12", tries=1)
+    b = by_merging(Store.open(db), 4, 3, "12", tries=1, detours=False)
     first, second = b.witness["phases"]
     both = b.witness["both_worst"]
     # one path sends as many liftings into the worst case as the goal it ends on
@@ -332,3 +335,68 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert 0 < both["unavoidable"] <= max(per_goal) * both["states"]
     assert both["unavoidable"] % math.gcd(*per_goal) == 0
     assert b.value == first["worst"] + second["worst"]
+    # detours (a path one or two moves longer from each neighbour) leave fewer
+    assert by_merging(Store.open(db), 4, 3, "12", tries=1).witness["both_worst"]["unavoidable"] < both["unavoidable"]
+
+
+def _paths_to_goal(start, depth, longest, moves, coarse_depth):
+    """Every path of the merged grid from ``start`` (at ``depth``) to a goal,
+    of at most ``longest`` moves and through no goal before its end, as
+    (length, composed cell permutation), by brute force over the levels."""
+    out, stack = [], [(start, np.arange(start.size), 0)]
+    while stack:
+        x, perm, length = stack.pop()
+        if coarse_depth[x.tobytes()] == 0 and length >= depth:
+            out.append((length, perm))
+        elif length < longest:
+            for m in moves:
+                y = x[m]
+                if coarse_depth[y.tobytes()] <= longest - length - 1:
+                    stack.append((y, perm[m], length + 1))
+    return out
+
+
+def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distance):
+    """Where the merging bound takes moves off, every lifting of the merged
+    grid's deepest states has a path (shortest, or one or two moves longer:
+    a detour) whose length plus the phase-2 distance it finishes on is
+    within the bound, checked over every such path."""
+    from tests.bruteforce import level_states, rule_moves
+    from wsdb.puzzle.model import merged
+
+    fine, together = wsdb.wrapslide(4, 3), "13"   # here the move comes off only by detours
+    b = by_merging(Store.open(db), 4, 3, together, off=2)
+    first, second = b.witness["phases"]
+    taken = first["worst"] + second["worst"] - b.value
+    assert taken >= 1 and b.value >= 10   # Θ(4,3) = 10
+    coarse = merged(fine, together)
+    levels = level_states(4, coarse.solved)
+    depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}
+    moves, distance = rule_moves(4), exact_distance(3)
+    picked = [int(k) - 1 for k in together]
+    rest = [k for k in range(3) if k not in picked][0]
+    counts = (4, 4, 8)
+    finished = merged_goal_states(4, counts, picked)   # every phase-2 state, and its exact distance
+    weights = 3 ** np.arange(16, dtype=np.int64)
+    order = np.argsort(finished.astype(np.int64) @ weights)
+    codes = (finished.astype(np.int64) @ weights)[order]
+    far = np.array([distance(f) for f in finished])[order]
+    assert by_merging(Store.open(db), 4, 3, together, detours=False).value == b.value + 1
+    assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"   # proves it again
+    for x in levels[-1][::110]:
+        paths = _paths_to_goal(x, len(levels) - 1, len(levels) + 1, moves, depth)
+        merged_cells = np.flatnonzero(x == 0)
+        liftings = []
+        for ones in itertools.combinations(merged_cells, counts[picked[0]]):
+            s = np.full(16, rest, dtype=np.uint8)
+            s[merged_cells] = picked[1]
+            s[list(ones)] = picked[0]
+            liftings.append(s)
+        liftings = np.array(liftings)
+        best = np.full(len(liftings), 99)
+        for length, perm in paths:
+            ends = liftings[:, perm].astype(np.int64) @ weights
+            at = np.minimum(np.searchsorted(codes, ends), len(codes) - 1)
+            assert (codes[at] == ends).all()   # each path finishes on a phase-2 state
+            best = np.minimum(best, length + far[at])
+        assert best.max() <= b.value

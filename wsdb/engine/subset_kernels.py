@@ -305,34 +305,102 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
     """One shortest path from ``cell`` (at ``depth``) to the goal, read from
     a table of distances mod 3 (:func:`grow_mod3`): at each step a move to
     a neighbour coded (d-1) mod 3, which is one move nearer (a neighbour is
-    at d-1, d or d+1, three different codes). ``attempt`` picks among the
-    moves that qualify, so that attempts find different paths. Fills
-    ``path`` and returns the goal word reached."""
-    nearer = np.empty(P.shape[0], dtype=np.int64)   # the moves one nearer, in order
+    at d-1, d or d+1, three different codes). ``attempt`` picks where each
+    step starts looking among the moves, so that attempts find different
+    paths; the first move one nearer from there is taken, which reads a few
+    neighbours a step instead of all (each read a cache miss on a big
+    table). Fills ``path`` and returns the goal word reached."""
+    nmoves = P.shape[0]
     choice = np.uint64(attempt) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(cell)
     d = depth
     while d > 0:
         want = np.uint64((d - 1) % 3)
-        ok = 0
-        for mv in range(P.shape[0]):
-            if code_of(words, _neighbour(cell, P, R, mv, last, full)) == want:
-                nearer[ok] = mv
-                ok += 1
         choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        mv = nearer[np.int64((choice >> np.uint64(33)) % np.uint64(ok))]
+        start = np.int64((choice >> np.uint64(33)) % np.uint64(nmoves))
+        mv = -1
+        for j in range(nmoves):
+            m = (start + j) % nmoves
+            if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
+                mv = m
+                break
         path[depth - d] = mv
         cell = moved(cell, P, mv)
         d -= 1
     return cell
 
 
+@njit(cache=True)
+def exact_distance(words, cell, P, R, last, full):
+    """A state's distance, walked down to the goal: each step to the first
+    neighbour coded one less mod 3, until none is (a state at distance d > 0
+    always has a neighbour at d - 1; a goal has none at -1)."""
+    nmoves = P.shape[0]
+    steps = 0
+    while True:
+        want = (code_of(words, index_of(cell, R, last, full)) + np.uint64(2)) % np.uint64(3)
+        mv = -1
+        for m in range(nmoves):
+            if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
+                mv = m
+                break
+        if mv < 0:
+            return steps
+        cell = moved(cell, P, mv)
+        steps += 1
+
+
+@njit(cache=True, inline="always")
+def _least(word, S):
+    """Whether ``word`` is the least of its images under the maps ``S``
+    (tables as :func:`move_tables` makes them)."""
+    for m in range(S.shape[0]):
+        if moved(word, S, m) < word:
+            return False
+    return True
+
+
+@njit(cache=True, parallel=True)
+def least_coded(words, lo, hi, code, k, ncells, binom, S, last, full):
+    """For the indices lo..hi-1: bit 0 where the index is coded ``code`` and
+    its word is the least of its images under the maps ``S``; bit 1 the same
+    for its colour swap (a halved numbering, ``last`` set). One state of
+    each orbit under the maps (its least word) stands for all of them."""
+    out = np.zeros(hi - lo, dtype=np.uint8)
+    per = 1 << 14
+    for ch in prange((hi - lo + per - 1) // per):
+        a = lo + ch * per
+        b = min(hi, a + per)
+        cell = unrank(a, k, ncells, binom)
+        for i in range(a, b):
+            if i > a:
+                cell = _after(cell)
+            if code_of(words, i) != code:
+                continue
+            f = 0
+            if _least(cell, S):
+                f |= 1
+            if last and _least(~cell & full, S):
+                f |= 2
+            out[i - lo] = f
+    return out
+
+
+@njit(cache=True, parallel=True)
+def distances_of(words, cells, P, R, last, full):
+    """:func:`exact_distance` of each word in ``cells``."""
+    out = np.empty(cells.shape[0], dtype=np.int64)
+    for s in prange(cells.shape[0]):
+        out[s] = exact_distance(words, cells[s], P, R, last, full)
+    return out
+
+
 @njit(cache=True, parallel=True)
 def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, moves):
-    """For each coarse state in ``cells`` (at ``depth``, the largest), how
-    many of its liftings every one of ``tries`` shortest paths leads into
-    the bad finishing states: ``bad[g, :nbad[g]]`` are the arrangements (the
-    cells of the finer grid's first merged colour) that are worst among
-    those finishing on goal ``goals[g]``. A path's moves carry the colour
+    """For each coarse state in ``cells`` (each exactly ``depth`` from the
+    goal), how many of its liftings every one of ``tries`` shortest paths
+    leads into the bad finishing states: ``bad[g, :nbad[g]]`` are the
+    arrangements (the cells of the finer grid's first merged colour) that
+    are bad among those finishing on goal ``goals[g]``. A path's moves carry the colour
     of cell ``perm[i]`` to cell i, so the liftings it sends into a bad
     arrangement ``A`` are those whose first merged colour is on the cells
     ``perm[i]``, i in A (:func:`_image`). Zero: every lifting has a path
@@ -371,14 +439,14 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, 
                 for b in range(nhere):
                     left[b] = here[b]
                 nleft = nhere
-            else:
+            else:   # sorted, so that thousands of bad liftings meet in n log n, not n^2
+                mine = np.sort(here[:nhere])
                 kept = 0
                 for a in range(nleft):
-                    for b in range(nhere):
-                        if left[a] == here[b]:
-                            left[kept] = left[a]
-                            kept += 1
-                            break
+                    at = np.searchsorted(mine, left[a])
+                    if at < nhere and mine[at] == left[a]:
+                        left[kept] = left[a]
+                        kept += 1
                 nleft = kept
             if nleft == 0:
                 break
@@ -387,5 +455,123 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, 
     return out
 
 
+@njit(cache=True, inline="always")
+def _preimage(word, perm):
+    """The cells a lifting's first merged colour ends on after a composed
+    move (``perm[i]`` is the cell whose colour reaches cell i): cell i for
+    each i whose ``perm[i]`` is set. The inverse of :func:`_image`."""
+    out = np.uint64(0)
+    for i in range(perm.shape[0]):
+        if (word >> np.uint64(perm[i])) & np.uint64(1):
+            out |= np.uint64(1) << np.uint64(i)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, P, R, last, full,
+                        moves):
+    """:func:`unavoidable`, then detours for the liftings it leaves: a
+    first move to a neighbour as far from the goal or one further, then
+    ``tries`` shortest paths from there, one or two moves longer in all. A
+    lifting is kept only while every path tried, of length L, finishes on
+    a phase-2 state more than ``budget`` - L from solved: ``ends[g]``
+    holds every arrangement finishing on goal ``goals[g]``, sorted, and
+    ``far[g]`` their exact distances. How many liftings of each state are
+    left; -1 where a path did not end on a goal."""
+    out = np.zeros(cells.shape[0], dtype=np.int64)
+    ncells = moves.shape[1]
+    nmoves = P.shape[0]
+    most = bad.shape[1]
+    for s in prange(cells.shape[0]):
+        path = np.empty(depth + 2, dtype=np.int64)
+        perm = np.empty(ncells, dtype=np.int64)
+        back = np.empty(ncells, dtype=np.int64)
+        left = np.empty(most, dtype=np.uint64)
+        here = np.empty(most, dtype=np.uint64)
+        nleft = -1
+        for t in range(tries):   # shortest paths first, as unavoidable() reads them
+            end = descend(words, cells[s], depth, t, P, R, last, full, path)
+            g = _goal(goals, end)
+            if g < 0:
+                nleft = -1
+                break
+            _compose(path, depth, moves, perm, back)
+            nhere = nbad[g]
+            for b in range(nhere):
+                here[b] = _image(bad[g, b], perm)
+            if nleft < 0:
+                for b in range(nhere):
+                    left[b] = here[b]
+                nleft = nhere
+            else:
+                mine = np.sort(here[:nhere])
+                kept = 0
+                for a in range(nleft):
+                    at = np.searchsorted(mine, left[a])
+                    if at < nhere and mine[at] == left[a]:
+                        left[kept] = left[a]
+                        kept += 1
+                nleft = kept
+            if nleft == 0:
+                break
+        if nleft < 0:
+            out[s] = -1
+            continue
+        here_code = code_of(words, index_of(cells[s], R, last, full))
+        for m in range(nmoves):
+            if nleft == 0:
+                break
+            y = moved(cells[s], P, m)
+            step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
+            if step == 2:   # one nearer: a shortest path, tried above
+                continue
+            dy = depth + step
+            for t in range(tries):
+                path[0] = m
+                end = descend(words, y, dy, t, P, R, last, full, path[1:])
+                g = _goal(goals, end)
+                if g < 0:
+                    nleft = -1
+                    break
+                _compose(path, dy + 1, moves, perm, back)
+                kept = 0
+                for a in range(nleft):
+                    e = _preimage(left[a], perm)
+                    at = np.searchsorted(ends[g], e)
+                    if not (at < ends.shape[1] and ends[g, at] == e and dy + 1 + far[g, at] <= budget):
+                        left[kept] = left[a]
+                        kept += 1
+                nleft = kept
+                if nleft <= 0:
+                    break
+            if nleft < 0:
+                break
+        out[s] = nleft
+    return out
+
+
+@njit(cache=True, inline="always")
+def _goal(goals, end):
+    for j in range(goals.shape[0]):
+        if goals[j] == end:
+            return j
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _compose(path, length, moves, perm, back):
+    """``perm`` of the first ``length`` moves of ``path`` together (``perm[i]``:
+    the cell whose colour reaches cell i)."""
+    for i in range(perm.shape[0]):
+        perm[i] = i
+    for q in range(length):
+        m = path[q]
+        for i in range(perm.shape[0]):
+            back[i] = perm[moves[m, i]]
+        for i in range(perm.shape[0]):
+            perm[i] = back[i]
+
+
 __all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",
-           "with_code", "descend", "unavoidable"]
+           "with_code", "descend", "exact_distance", "least_coded", "distances_of", "unavoidable",
+           "unavoidable_detours"]

@@ -17,6 +17,9 @@ from ..errors import WsdbError
 from ..puzzle import Puzzle
 from . import subset_kernels as sk
 
+#: Indices scanned at once by :meth:`SubsetRanking.level` (a byte each).
+LEVEL_BLOCK = 1 << 27
+
 
 @dataclass(eq=False)
 class SubsetRanking:
@@ -99,9 +102,40 @@ class SubsetRanking:
         """The cell words (colour 0 set) of indices."""
         return sk.unrank_many(np.asarray(indices, dtype=np.int64), self.k, self.puzzle.ncells, self.tables[0])
 
+    def level(self, words: np.ndarray, depth: int, maps: np.ndarray, progress=None) -> np.ndarray:
+        """The cell words of the states exactly ``depth`` from the goal, one
+        for each orbit under the cell maps ``maps`` (a group; its least word),
+        read from a finished census table ``words``
+        (:func:`.subset_kernels.least_coded`, then each candidate's distance
+        walked down, :func:`.subset_kernels.distances_of`: a code holds the
+        distance only mod 3). ``progress(done, size)`` after each block."""
+        binom, P, R, last, full = self.tables
+        S = sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
+        found = []
+        for lo in range(0, self.size, LEVEL_BLOCK):
+            hi = min(self.size, lo + LEVEL_BLOCK)
+            flags = sk.least_coded(words, lo, hi, depth % 3, self.k, self.puzzle.ncells, binom, S, last, full)
+            for bit in (1, 2):
+                idx = np.flatnonzero(flags & bit) + lo
+                if len(idx):
+                    cells = sk.unrank_many(idx, self.k, self.puzzle.ncells, binom)
+                    found.append(cells if bit == 1 else ~cells & full)
+            if progress is not None:
+                progress(hi, self.size)
+        cells = np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+        return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
+
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
                     bad: np.ndarray, nbad: np.ndarray) -> np.ndarray:
         """:func:`.subset_kernels.unavoidable` with this grid's tables."""
         binom, P, R, last, full = self.tables
         return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full,
                               np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+
+    def unavoidable_detours(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
+                            bad: np.ndarray, nbad: np.ndarray, ends: np.ndarray, far: np.ndarray,
+                            budget: int) -> np.ndarray:
+        """:func:`.subset_kernels.unavoidable_detours` with this grid's tables."""
+        binom, P, R, last, full = self.tables
+        return sk.unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, P, R, last,
+                                      full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

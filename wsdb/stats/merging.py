@@ -18,6 +18,13 @@ table, and each lifting of it (each way to split its merged cells into
 the two merged colours) needs only one path that does not finish on a
 phase-2 state at W. Then a state at most G - 1 from its merged goal takes
 at most G - 1 + W moves, and one at G at most G + W - 1: Θ ≤ G + W - 1.
+
+In general K moves come off when, for each j < K, every lifting of every
+state at G - j has a shortest path that finishes at most W - K + j from
+solved: a state at G - j then takes at most G + W - K moves, and one
+nearer than G - K + 1 at most G - K + W. The level G - j (j > 0) is read
+from the table one state per orbit under the grid's symmetries, which
+carry paths, liftings and phase-2 distances alike.
 """
 from __future__ import annotations
 
@@ -53,10 +60,13 @@ def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray
     return coarse, merged_goal_states(fine, together)
 
 
-def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES) -> Bound:
+def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, off: int = 1,
+               detours: bool = True) -> Bound:
     """The two-phase upper bound of the module docstring, with its phases
-    (and, where it applies, the states at the merged grid's God number
-    checked) as the witness."""
+    (and, where it applies, the states at the merged grid's deepest levels
+    checked, for up to ``off`` moves off the sum, with ``tries`` paths from
+    each state and, with ``detours``, from each neighbour as far or further)
+    as the witness."""
     check(n, c)
     fine = wrapslide(n, c)
     t0 = time.perf_counter()
@@ -89,26 +99,65 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES) 
     value = first["worst"] + second["worst"]
     witness = dict(phases=[first, second], merged=together)
     two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
-    if table is not None and table.last is not None and two and height > 0:
-        t2 = time.perf_counter()
-        with step(f"the {coarse.label} states at {height}",
-                  f"whether each way to split their merged cells has a shortest path avoiding "
-                  f"{second['worst']} after it"):
-            left, checked = _worst_liftings(table, coarse, fine, together, states,
-                                            distances[np.ravel(cls)], second["worst"], tries)
-        witness["both_worst"] = dict(states=checked, tries=tries, unavoidable=left,
-                                     seconds=round(time.perf_counter() - t2, 1))
-        if left == 0:
-            value -= 1
+    if table is not None and table.last is not None and two and height > 0 and off > 0:
+        checks, taken = _moves_off(table, coarse, fine, together, states, distances[np.ravel(cls)],
+                                   second["worst"], tries, off, detours)
+        witness["both_worst"] = checks[0]
+        if len(checks) > 1:
+            witness["further"] = checks[1:]
+        value -= taken
     return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
-                 f"wsdb bounds compute --n {n} --c {c} --merge {together}")
+                 f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else ""))
+
+
+def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray, distances: np.ndarray,
+               worst: int, tries: int, off: int, detours: bool) -> tuple[list[dict], int]:
+    """The checks of the module docstring for 1, 2, ... ``off`` moves off,
+    until one fails: (each check made, as the witness keeps it; the moves
+    that come off). The first is the deepest level against the worst case;
+    each further level is read from the table once and kept for the next."""
+    height, levels, checks = table.height, {}, []
+    for k in range(1, off + 1):
+        for j in range(k):
+            depth, above = height - j, worst - k + j
+            t0 = time.perf_counter()
+            if j == 0:
+                cells, orbits = table.ranking.cell_words(table.last), False
+                if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
+                    full = np.uint64((1 << fine.ncells) - 1)
+                    cells = np.concatenate([cells, ~cells & full])
+            else:
+                if depth not in levels:
+                    with step(f"the {coarse.label} states at {depth}",
+                              f"one of each orbit under its {len(coarse.maps)} symmetries, read from the "
+                              f"census table") as st:
+                        def progress(done, size, st=st):
+                            st.status = (f"{done / size:.0%} of the table read" if done < size else
+                                         "table read; walking each state found down to the goal")
+                        levels[depth] = table.ranking.level(table.words, depth, coarse.maps, progress)
+                cells, orbits = levels[depth], True
+            with step(f"the {coarse.label} states at {depth}",
+                      f"whether each way to split their merged cells has a shortest path finishing at most "
+                      f"{above} from solved"):
+                left = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth, above,
+                                       tries, detours)
+            check = dict(states=len(cells), tries=tries, unavoidable=left, seconds=round(time.perf_counter() - t0, 1))
+            if j or k > 1:
+                check |= dict(level=depth, at_most=above, orbits=orbits, moves_off=k)
+            checks.append(check)
+            if left:
+                return checks, k - 1
+    return checks, off
 
 
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
-                    distances: np.ndarray, worst: int, tries: int) -> tuple[int, int]:
-    """How many liftings of the merged grid's deepest states finish on a
-    phase-2 state at ``worst`` along every shortest path tried, and how
-    many deepest states were checked."""
+                    distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
+                    detours: bool = True) -> int:
+    """How many liftings of the merged grid's states ``cells`` (words, each
+    at ``depth``) finish on a phase-2 state more than ``above`` from solved
+    along every shortest path tried, and then (with ``detours``) along every
+    path one or two moves longer tried (a detour through a neighbour as far
+    or one further), more than ``above`` less the moves added."""
     ranking = table.ranking
     weights = np.uint64(1) << np.arange(fine.ncells, dtype=np.uint64)
 
@@ -117,7 +166,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
 
     picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
-    bad_states = states[distances == worst]
+    bad_states = states[distances > above]
     home = word(np.isin(bad_states, picked))          # the merged cells: which goal each finishes on
     arranged = word(bad_states == picked[0])          # how the merged colours fill them
     per_goal = [arranged[home == g] for g in goals]
@@ -125,15 +174,19 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
-    cells = ranking.cell_words(table.last)
-    if ranking.halved:   # an index stands for a state and its swap: both are at the God number
-        full = np.uint64((1 << fine.ncells) - 1)
-        cells = np.concatenate([cells, ~cells & full])
-    left = ranking.unavoidable(table.words, cells, table.height, tries, goals, bad, nbad)
+    left = ranking.unavoidable(table.words, cells, depth, tries, goals, bad, nbad)
+    if detours and (left > 0).any():   # the few states whose shortest paths all finish bad for some lifting
+        home, arranged = word(np.isin(states, picked)), word(states == picked[0])
+        order = np.lexsort((arranged, home))
+        ends = np.stack([arranged[order][home[order] == g] for g in goals])
+        far = np.stack([distances[order][home[order] == g] for g in goals])
+        some = left > 0
+        left[some] = ranking.unavoidable_detours(table.words, cells[some], depth, tries, goals, bad, nbad, ends,
+                                                 far, depth + above)
     if (left < 0).any():
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
-    return int(left.sum()), len(cells)
+    return int(left.sum())
 
 
 def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.ndarray, str]:
