@@ -406,53 +406,47 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, 
     ``perm[i]``, i in A (:func:`_image`). Zero: every lifting has a path
     that finishes outside the worst; -1: a path did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
-    ncells = moves.shape[1]
-    most = bad.shape[1]
     for s in prange(cells.shape[0]):
-        path = np.empty(depth, dtype=np.int64)
-        perm = np.empty(ncells, dtype=np.int64)
-        back = np.empty(ncells, dtype=np.int64)
-        left = np.empty(most, dtype=np.uint64)
-        here = np.empty(most, dtype=np.uint64)
-        nleft = -1
-        for t in range(tries):
-            end = descend(words, cells[s], depth, t, P, R, last, full, path)
-            g = -1
-            for j in range(goals.shape[0]):
-                if goals[j] == end:
-                    g = j
-            if g < 0:
-                out[s] = -1     # not a goal: the table is not what it claims
-                break
-            for i in range(ncells):
-                perm[i] = i
-            for q in range(depth):
-                m = path[q]
-                for i in range(ncells):
-                    back[i] = perm[moves[m, i]]
-                for i in range(ncells):
-                    perm[i] = back[i]
-            nhere = nbad[g]
-            for b in range(nhere):
-                here[b] = _image(bad[g, b], perm)
-            if nleft < 0:
-                for b in range(nhere):
-                    left[b] = here[b]
-                nleft = nhere
-            else:   # sorted, so that thousands of bad liftings meet in n log n, not n^2
-                mine = np.sort(here[:nhere])
-                kept = 0
-                for a in range(nleft):
-                    at = np.searchsorted(mine, left[a])
-                    if at < nhere and mine[at] == left[a]:
-                        left[kept] = left[a]
-                        kept += 1
-                nleft = kept
-            if nleft == 0:
-                break
-        if out[s] == 0:
-            out[s] = nleft
+        out[s] = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, P, R, last, full, moves,
+                                   np.empty(depth + 2, dtype=np.int64), np.empty(bad.shape[1], dtype=np.uint64))
     return out
+
+
+@njit(cache=True)
+def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, P, R, last, full, moves, path, left):
+    """:func:`unavoidable` for one state: how many liftings are left, kept
+    in ``left``; -1 where a path did not end on a goal (the table is not
+    what it claims)."""
+    ncells = moves.shape[1]
+    perm = np.empty(ncells, dtype=np.int64)
+    back = np.empty(ncells, dtype=np.int64)
+    here = np.empty(bad.shape[1], dtype=np.uint64)
+    nleft = -1
+    for t in range(tries):
+        end = descend(words, cell, depth, t, P, R, last, full, path)
+        g = _goal(goals, end)
+        if g < 0:
+            return -1
+        _compose(path, depth, moves, perm, back)
+        nhere = nbad[g]
+        for b in range(nhere):
+            here[b] = _image(bad[g, b], perm)
+        if nleft < 0:
+            for b in range(nhere):
+                left[b] = here[b]
+            nleft = nhere
+        else:   # sorted, so that thousands of bad liftings meet in n log n, not n^2
+            mine = np.sort(here[:nhere])
+            kept = 0
+            for a in range(nleft):
+                at = np.searchsorted(mine, left[a])
+                if at < nhere and mine[at] == left[a]:
+                    left[kept] = left[a]
+                    kept += 1
+            nleft = kept
+        if nleft == 0:
+            break
+    return nleft
 
 
 @njit(cache=True, inline="always")
@@ -481,39 +475,13 @@ def unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far,
     out = np.zeros(cells.shape[0], dtype=np.int64)
     ncells = moves.shape[1]
     nmoves = P.shape[0]
-    most = bad.shape[1]
     for s in prange(cells.shape[0]):
         path = np.empty(depth + 2, dtype=np.int64)
         perm = np.empty(ncells, dtype=np.int64)
         back = np.empty(ncells, dtype=np.int64)
-        left = np.empty(most, dtype=np.uint64)
-        here = np.empty(most, dtype=np.uint64)
-        nleft = -1
-        for t in range(tries):   # shortest paths first, as unavoidable() reads them
-            end = descend(words, cells[s], depth, t, P, R, last, full, path)
-            g = _goal(goals, end)
-            if g < 0:
-                nleft = -1
-                break
-            _compose(path, depth, moves, perm, back)
-            nhere = nbad[g]
-            for b in range(nhere):
-                here[b] = _image(bad[g, b], perm)
-            if nleft < 0:
-                for b in range(nhere):
-                    left[b] = here[b]
-                nleft = nhere
-            else:
-                mine = np.sort(here[:nhere])
-                kept = 0
-                for a in range(nleft):
-                    at = np.searchsorted(mine, left[a])
-                    if at < nhere and mine[at] == left[a]:
-                        left[kept] = left[a]
-                        kept += 1
-                nleft = kept
-            if nleft == 0:
-                break
+        left = np.empty(bad.shape[1], dtype=np.uint64)
+        nleft = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, P, R, last, full, moves, path,
+                                  left)
         if nleft < 0:
             out[s] = -1
             continue
