@@ -30,3 +30,15 @@ def test_a_rebuild_invalidates(tmp_path):
 def test_in_memory_databases_get_no_cache():
     assert cache_file(None, "t", BUILD) is None
     assert cached_array(None, "t", BUILD, lambda: np.ones(3)).sum() == 3
+
+
+def test_a_mapped_table_is_read_only_when_made_as_when_read(tmp_path):
+    """A kernel compiles once per argument type and a read-only array is its
+    own type: the process that makes a table and every later one that maps
+    it must pass the same type, so that numba's cache serves both."""
+    db = tmp_path / "x.sqlite"
+    made = cached_array(db, "t", BUILD, lambda: np.arange(10), mmap=True)
+    read = cached_array(db, "t", BUILD, lambda: np.arange(10), mmap=True)
+    assert not made.flags.writeable and not read.flags.writeable
+    assert cached_array(None, "t", BUILD, lambda: np.arange(10), mmap=True).flags.writeable is False
+    assert cached_array(db, "u", BUILD, lambda: np.arange(10)).flags.writeable   # not mapped: as made

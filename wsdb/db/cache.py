@@ -32,7 +32,12 @@ def derived_files(db_path: Path | None, build: dict) -> list[Path]:
 def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[], np.ndarray],
                  mmap: bool = False) -> np.ndarray:
     """``make()``, saved at :func:`cache_file` the first time and read from
-    there afterwards (memory-mapped with ``mmap``)."""
+    there afterwards (memory-mapped and read-only with ``mmap``). With
+    ``mmap`` a freshly made array is read-only too: numba compiles a kernel
+    once per argument type, and a writable array is another type than a
+    read-only one, so the process that derives a table and every later one
+    that maps it then share one compiled kernel (in numba's cache) instead
+    of compiling each its own."""
     path = cache_file(db_path, name, build)
     if path is not None and path.exists():
         return np.load(path, mmap_mode="r" if mmap else None)
@@ -46,4 +51,6 @@ def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[]
         except OSError:   # read-only media or a full disk: the cache is only a speed-up
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
+    if mmap:
+        array.flags.writeable = False
     return array
