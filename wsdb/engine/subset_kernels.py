@@ -316,17 +316,24 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
     while d > 0:
         want = np.uint64((d - 1) % 3)
         choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        start = np.int64((choice >> np.uint64(33)) % np.uint64(nmoves))
-        mv = -1
-        for j in range(nmoves):
-            m = (start + j) % nmoves
-            if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
-                mv = m
-                break
+        mv = _coded_move(words, cell, want, np.int64((choice >> np.uint64(33)) % np.uint64(nmoves)), P, R, last,
+                         full)
         path[depth - d] = mv
         cell = moved(cell, P, mv)
         d -= 1
     return cell
+
+
+@njit(cache=True, inline="always")
+def _coded_move(words, cell, want, start, P, R, last, full):
+    """The first move from ``start`` on (round the move list) whose
+    neighbour is coded ``want``; -1 if none is."""
+    nmoves = P.shape[0]
+    for j in range(nmoves):
+        m = (start + j) % nmoves
+        if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
+            return m
+    return -1
 
 
 @njit(cache=True)
@@ -334,15 +341,10 @@ def exact_distance(words, cell, P, R, last, full):
     """A state's distance, walked down to the goal: each step to the first
     neighbour coded one less mod 3, until none is (a state at distance d > 0
     always has a neighbour at d - 1; a goal has none at -1)."""
-    nmoves = P.shape[0]
     steps = 0
     while True:
         want = (code_of(words, index_of(cell, R, last, full)) + np.uint64(2)) % np.uint64(3)
-        mv = -1
-        for m in range(nmoves):
-            if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
-                mv = m
-                break
+        mv = _coded_move(words, cell, want, 0, P, R, last, full)
         if mv < 0:
             return steps
         cell = moved(cell, P, mv)
@@ -394,27 +396,9 @@ def distances_of(words, cells, P, R, last, full):
     return out
 
 
-@njit(cache=True, parallel=True)
-def unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full, moves):
-    """For each coarse state in ``cells`` (each exactly ``depth`` from the
-    goal), how many of its liftings every one of ``tries`` shortest paths
-    leads into the bad finishing states: ``bad[g, :nbad[g]]`` are the
-    arrangements (the cells of the finer grid's first merged colour) that
-    are bad among those finishing on goal ``goals[g]``. A path's moves carry the colour
-    of cell ``perm[i]`` to cell i, so the liftings it sends into a bad
-    arrangement ``A`` are those whose first merged colour is on the cells
-    ``perm[i]``, i in A (:func:`_image`). Zero: every lifting has a path
-    that finishes outside the worst; -1: a path did not end on a goal."""
-    out = np.zeros(cells.shape[0], dtype=np.int64)
-    for s in prange(cells.shape[0]):
-        out[s] = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, P, R, last, full, moves,
-                                   np.empty(depth + 2, dtype=np.int64), np.empty(bad.shape[1], dtype=np.uint64))
-    return out
-
-
 @njit(cache=True)
 def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, P, R, last, full, moves, path, left):
-    """:func:`unavoidable` for one state: how many liftings are left, kept
+    """:func:`unavoidable`'s shortest paths for one state: how many liftings are left, kept
     in ``left``; -1 where a path did not end on a goal (the table is not
     what it claims)."""
     ncells = moves.shape[1]
@@ -462,16 +446,24 @@ def _preimage(word, perm):
 
 
 @njit(cache=True, parallel=True)
-def unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, P, R, last, full,
-                        moves):
-    """:func:`unavoidable`, then detours for the liftings it leaves: a
-    first move to a neighbour as far from the goal or one further, then
-    ``tries`` shortest paths from there, one or two moves longer in all. A
-    lifting is kept only while every path tried, of length L, finishes on
-    a phase-2 state more than ``budget`` - L from solved: ``ends[g]``
-    holds every arrangement finishing on goal ``goals[g]``, sorted, and
-    ``far[g]`` their exact distances. How many liftings of each state are
-    left; -1 where a path did not end on a goal."""
+def unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, detours, P, R, last, full, moves):
+    """For each coarse state in ``cells`` (each exactly ``depth`` from the
+    goal), how many of its liftings every one of ``tries`` shortest paths
+    leads into the bad finishing states: ``bad[g, :nbad[g]]`` are the
+    arrangements (the cells of the finer grid's first merged colour) that
+    are bad among those finishing on goal ``goals[g]``. A path's moves carry
+    the colour of cell ``perm[i]`` to cell i, so the liftings it sends into
+    a bad arrangement ``A`` are those whose first merged colour is on the
+    cells ``perm[i]``, i in A (:func:`_image`).
+
+    With ``detours``, the liftings left then try detours: a first move to a
+    neighbour as far from the goal or one further, then ``tries`` shortest
+    paths from there, one or two moves longer in all. A lifting is kept
+    only while every path tried, of length L, finishes on a phase-2 state
+    more than ``budget`` - L from solved: ``ends[g]`` holds every
+    arrangement finishing on goal ``goals[g]``, sorted, and ``far[g]`` their
+    exact distances. Zero: every lifting has a path within the budget; -1:
+    a path did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
     ncells = moves.shape[1]
     nmoves = P.shape[0]
@@ -482,8 +474,8 @@ def unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far,
         left = np.empty(bad.shape[1], dtype=np.uint64)
         nleft = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, P, R, last, full, moves, path,
                                   left)
-        if nleft < 0:
-            out[s] = -1
+        if nleft <= 0 or not detours:
+            out[s] = nleft
             continue
         here_code = code_of(words, index_of(cells[s], R, last, full))
         for m in range(nmoves):
@@ -541,5 +533,4 @@ def _compose(path, length, moves, perm, back):
 
 
 __all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",
-           "with_code", "descend", "exact_distance", "least_coded", "distances_of", "unavoidable",
-           "unavoidable_detours"]
+           "with_code", "descend", "exact_distance", "least_coded", "distances_of", "unavoidable"]

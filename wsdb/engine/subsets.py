@@ -126,16 +126,9 @@ class SubsetRanking:
         return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
 
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
-                    bad: np.ndarray, nbad: np.ndarray) -> np.ndarray:
+                    bad: np.ndarray, nbad: np.ndarray, ends: np.ndarray, far: np.ndarray, budget: int,
+                    detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.unavoidable` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, P, R, last, full,
-                              np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
-
-    def unavoidable_detours(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
-                            bad: np.ndarray, nbad: np.ndarray, ends: np.ndarray, far: np.ndarray,
-                            budget: int) -> np.ndarray:
-        """:func:`.subset_kernels.unavoidable_detours` with this grid's tables."""
-        binom, P, R, last, full = self.tables
-        return sk.unavoidable_detours(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, P, R, last,
-                                      full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, detours, P, R, last,
+                              full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

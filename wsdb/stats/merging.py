@@ -20,8 +20,9 @@ phase-2 state at W. Then a state at most G - 1 from its merged goal takes
 at most G - 1 + W moves, and one at G at most G + W - 1: Θ ≤ G + W - 1.
 
 In general K moves come off when, for each j < K, every lifting of every
-state at G - j has a shortest path that finishes at most W - K + j from
-solved: a state at G - j then takes at most G + W - K moves, and one
+state at G - j has a path that finishes at most W - K + j from solved
+(a shortest one, or a detour one or two moves longer that finishes as
+many moves nearer): a state at G - j then takes at most G + W - K moves, and one
 nearer than G - K + 1 at most G - K + W. The level G - j (j > 0) is read
 from the table one state per orbit under the grid's symmetries, which
 carry paths, liftings and phase-2 distances alike.
@@ -121,13 +122,13 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
         for j in range(k):
             depth, above = height - j, worst - k + j
             t0 = time.perf_counter()
-            if j == 0:
-                cells, orbits = table.ranking.cell_words(table.last), False
-                if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
-                    full = np.uint64((1 << fine.ncells) - 1)
-                    cells = np.concatenate([cells, ~cells & full])
-            else:
-                if depth not in levels:
+            if depth not in levels:
+                if j == 0:   # every state, listed by the census
+                    levels[depth] = table.ranking.cell_words(table.last)
+                    if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
+                        full = np.uint64((1 << fine.ncells) - 1)
+                        levels[depth] = np.concatenate([levels[depth], ~levels[depth] & full])
+                else:
                     with step(f"the {coarse.label} states at {depth}",
                               f"one of each orbit under its {len(coarse.maps)} symmetries, read from the "
                               f"census table") as st:
@@ -135,7 +136,7 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
                             st.status = (f"{done / size:.0%} of the table read" if done < size else
                                          "table read; walking each state found down to the goal")
                         levels[depth] = table.ranking.level(table.words, depth, coarse.maps, progress)
-                cells, orbits = levels[depth], True
+            cells, orbits = levels[depth], j > 0
             with step(f"the {coarse.label} states at {depth}",
                       f"whether each way to split their merged cells has a shortest path finishing at most "
                       f"{above} from solved"):
@@ -166,23 +167,18 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
 
     picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
-    bad_states = states[distances > above]
-    home = word(np.isin(bad_states, picked))          # the merged cells: which goal each finishes on
-    arranged = word(bad_states == picked[0])          # how the merged colours fill them
-    per_goal = [arranged[home == g] for g in goals]
+    home = word(np.isin(states, picked))          # the merged cells: which goal each finishes on
+    arranged = word(states == picked[0])          # how the merged colours fill them
+    order = np.lexsort((arranged, home))
+    ends = np.stack([arranged[order][home[order] == g] for g in goals])   # every finish, sorted, per goal
+    far = np.stack([distances[order][home[order] == g] for g in goals])
+    per_goal = [arranged[(home == g) & (distances > above)] for g in goals]
     bad = np.zeros((len(goals), max(1, max(len(b) for b in per_goal))), dtype=np.uint64)
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
-    left = ranking.unavoidable(table.words, cells, depth, tries, goals, bad, nbad)
-    if detours and (left > 0).any():   # the few states whose shortest paths all finish bad for some lifting
-        home, arranged = word(np.isin(states, picked)), word(states == picked[0])
-        order = np.lexsort((arranged, home))
-        ends = np.stack([arranged[order][home[order] == g] for g in goals])
-        far = np.stack([distances[order][home[order] == g] for g in goals])
-        some = left > 0
-        left[some] = ranking.unavoidable_detours(table.words, cells[some], depth, tries, goals, bad, nbad, ends,
-                                                 far, depth + above)
+    left = ranking.unavoidable(table.words, cells, depth, tries, goals, bad, nbad, ends, far, depth + above,
+                               detours)
     if (left < 0).any():
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
