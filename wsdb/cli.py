@@ -1112,11 +1112,15 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
               help="With --merge: try to take up to K moves off the sum, checking the merged grid's K deepest "
                    "levels (docs/frontier.md). Each level further down holds about ten times more states: "
                    "6x6 three colours takes about 14 minutes with K=2, 5 with K=1.")
+@click.option("--tries", type=click.IntRange(1, 10_000), default=None, metavar="T",
+              help="With --merge: shortest paths tried from each state checked (and from each detour) before "
+                   "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
+                   "cost time only on the states that need them.")
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_compute(n, c, merge, off, db, as_json, quiet):
+def bounds_compute(n, c, merge, off, tries, db, as_json, quiet):
     """Prove and store the bounds the database allows for one grid: the
     counting bound, the exact God number of a complete tree, and the phase
     upper bound (a coarser grid's God number plus the worst exact distance
@@ -1135,12 +1139,13 @@ def bounds_compute(n, c, merge, off, db, as_json, quiet):
     bd.check(n, c)
     if merge is not None:
         merged(wrapslide(n, c), merge)   # a bad --merge is refused before any work
-    elif off != 1:
-        raise WsdbError("--off takes moves off the bound by merging colours: it needs --merge")
+    elif off != 1 or tries is not None:
+        raise WsdbError(f"{'--off' if off != 1 else '--tries'} belongs to the bound by merging colours: "
+                        "it needs --merge")
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
     if merge is not None:
-        found.append(by_merging(store, n, c, merge, off=off))
+        found.append(by_merging(store, n, c, merge, off=off, **({} if tries is None else dict(tries=tries))))
     bd.record(store, found)
     for b in found:
         if as_json:

@@ -209,9 +209,10 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     for bad in ("3", "13x", "123"):   # one colour, not digits, every colour: refused before any work
         res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", bad, "--db", db)
         assert res.exit_code == 2 and "--merge" in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    for bad in (["--off", "2"], ["--merge", "12", "--off", "0"]):   # --off without --merge, or out of range
+    for bad in (["--off", "2"], ["--merge", "12", "--off", "0"],   # --off without --merge, or out of range
+                ["--tries", "5"], ["--merge", "12", "--tries", "0"]):
         res = run("bounds", "compute", "--n", 4, "--c", 3, *bad, "--db", db)
-        assert res.exit_code == 2 and "--off" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+        assert res.exit_code == 2 and bad[-2] in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
 
 
@@ -337,6 +338,13 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert b.value == first["worst"] + second["worst"]
     # detours (a path one or two moves longer from each neighbour) leave fewer
     assert by_merging(Store.open(db), 4, 3, "12", tries=1).witness["both_worst"]["unavoidable"] < both["unavoidable"]
+    assert b.command.endswith("--merge 12 --tries 1")   # the stored command reruns the same check
+
+
+def test_tries_default_is_the_one_help_names(run):
+    from wsdb.stats.merging import TRIES
+
+    assert f"(default {TRIES})" in " ".join(run("bounds", "compute", "--help").stdout.split())
 
 
 def _paths_to_goal(start, depth, longest, moves, coarse_depth):

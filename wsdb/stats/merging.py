@@ -108,7 +108,8 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
             witness["further"] = checks[1:]
         value -= taken
     return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
-                 f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else ""))
+                 f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else "")
+                 + (f" --tries {tries}" if tries != TRIES else ""))
 
 
 def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray, distances: np.ndarray,
@@ -139,9 +140,11 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
             cells, orbits = levels[depth], j > 0
             with step(f"the {coarse.label} states at {depth}",
                       f"whether each way to split their merged cells has a shortest path finishing at most "
-                      f"{above} from solved"):
+                      f"{above} from solved") as st:
+                def checked(done, size, st=st):
+                    st.status = f"{done / size:.0%} of {size:,} states checked"
                 left = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth, above,
-                                       tries, detours)
+                                       tries, detours, checked)
             check = dict(states=len(cells), tries=tries, unavoidable=left, seconds=round(time.perf_counter() - t0, 1))
             if j or k > 1:
                 check |= dict(level=depth, at_most=above, orbits=orbits, moves_off=k)
@@ -153,12 +156,13 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
 
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                     distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
-                    detours: bool = True) -> int:
+                    detours: bool = True, progress=None) -> int:
     """How many liftings of the merged grid's states ``cells`` (words, each
     at ``depth``) finish on a phase-2 state more than ``above`` from solved
     along every shortest path tried, and then (with ``detours``) along every
     path one or two moves longer tried (a detour through a neighbour as far
-    or one further), more than ``above`` less the moves added."""
+    or one further), more than ``above`` less the moves added. ``progress``
+    is told (states checked, states) after each of about a hundred slices."""
     ranking = table.ranking
     weights = np.uint64(1) << np.arange(fine.ncells, dtype=np.uint64)
 
@@ -177,8 +181,13 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
-    left = ranking.unavoidable(table.words, cells, depth, tries, goals, bad, nbad, ends, far, depth + above,
-                               detours)
+    left, slice_ = [], max(1, -(-len(cells) // 100))
+    for at in range(0, len(cells), slice_):
+        left.append(ranking.unavoidable(table.words, cells[at:at + slice_], depth, tries, goals, bad, nbad, ends,
+                                        far, depth + above, detours))
+        if progress is not None:
+            progress(min(at + slice_, len(cells)), len(cells))
+    left = np.concatenate(left) if left else np.zeros(0, dtype=np.int64)
     if (left < 0).any():
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
