@@ -289,17 +289,6 @@ def with_code(words, size, code):
     return out
 
 
-@njit(cache=True, inline="always")
-def _image(word, perm):
-    """The cells ``word``'s cells end on under a composed move (``perm[i]``
-    is the cell whose colour reaches cell i): cell perm[i] for each i set."""
-    out = np.uint64(0)
-    for i in range(perm.shape[0]):
-        if (word >> np.uint64(i)) & np.uint64(1):
-            out |= np.uint64(1) << np.uint64(perm[i])
-    return out
-
-
 @njit(cache=True)
 def descend(words, cell, depth, attempt, P, R, last, full, path):
     """One shortest path from ``cell`` (at ``depth``) to the goal, read from
@@ -397,14 +386,11 @@ def distances_of(words, cells, P, R, last, full):
 
 
 @njit(cache=True)
-def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, P, R, last, full, moves, path, left):
+def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last, full, moves,
+                      path, left, perm, back, spread):
     """:func:`unavoidable`'s shortest paths for one state: how many liftings are left, kept
     in ``left``; -1 where a path did not end on a goal (the table is not
     what it claims)."""
-    ncells = moves.shape[1]
-    perm = np.empty(ncells, dtype=np.int64)
-    back = np.empty(ncells, dtype=np.int64)
-    here = np.empty(bad.shape[1], dtype=np.uint64)
     nleft = -1
     for t in range(tries):
         end = descend(words, cell, depth, t, P, R, last, full, path)
@@ -412,41 +398,63 @@ def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, P, R, last, f
         if g < 0:
             return -1
         _compose(path, depth, moves, perm, back)
-        nhere = nbad[g]
-        for b in range(nhere):
-            here[b] = _image(bad[g, b], perm)
-        if nleft < 0:
-            for b in range(nhere):
-                left[b] = here[b]
-            nleft = nhere
-        else:   # sorted, so that thousands of bad liftings meet in n log n, not n^2
-            mine = np.sort(here[:nhere])
-            kept = 0
-            for a in range(nleft):
-                at = np.searchsorted(mine, left[a])
-                if at < nhere and mine[at] == left[a]:
-                    left[kept] = left[a]
-                    kept += 1
-            nleft = kept
+        if nleft < 0:   # the liftings the first path sends into the bad arrangements
+            _spread(perm, spread)
+            for b in range(nbad[g]):
+                left[b] = _moved_bits(bad[g, b], spread)
+            nleft = nbad[g]
+        else:
+            nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], depth, budget)
         if nleft == 0:
             break
     return nleft
 
 
+@njit(cache=True)
+def _spread(target, spread):
+    """``spread[k, b]``: where the cells of byte ``b`` of a word (cells 8k to
+    8k + 7) go when cell j goes to cell ``target[j]``, so that a word moves
+    in one look-up per byte (:func:`_moved_bits`) instead of one test per
+    cell: the liftings checked per path run to thousands."""
+    for k in range(spread.shape[0]):
+        spread[k, 0] = 0
+        for j in range(8):
+            c = 8 * k + j
+            bit = np.uint64(1) << np.uint64(target[c]) if c < target.shape[0] else np.uint64(0)
+            half = 1 << j
+            for b in range(half):
+                spread[k, b | half] = spread[k, b] | bit
+
+
 @njit(cache=True, inline="always")
-def _preimage(word, perm):
-    """The cells a lifting's first merged colour ends on after a composed
-    move (``perm[i]`` is the cell whose colour reaches cell i): cell i for
-    each i whose ``perm[i]`` is set. The inverse of :func:`_image`."""
-    out = np.uint64(0)
-    for i in range(perm.shape[0]):
-        if (word >> np.uint64(perm[i])) & np.uint64(1):
-            out |= np.uint64(1) << np.uint64(i)
+def _moved_bits(word, spread):
+    out = spread[0, 0] & np.uint64(0)
+    for k in range(spread.shape[0]):
+        out |= spread[k, (word >> np.uint64(8 * k)) & np.uint64(255)]
     return out
 
 
+@njit(cache=True)
+def _still_far(left, nleft, perm, inverse, spread, squeeze, far, length, budget):
+    """Keep in ``left`` the liftings that a path of ``length`` moves with
+    composed move ``perm`` finishes more than ``budget`` - ``length`` from
+    solved. A lifting's first merged colour ends on cell i for each i whose
+    ``perm[i]`` it holds; ``squeeze`` packs the end's cells among the goal's
+    merged cells into an index of ``far`` (the exact distances)."""
+    for i in range(perm.shape[0]):
+        inverse[perm[i]] = i
+    _spread(inverse, spread)
+    kept = 0
+    for a in range(nleft):
+        end = _moved_bits(left[a], spread)
+        if length + far[_moved_bits(end, squeeze)] > budget:
+            left[kept] = left[a]
+            kept += 1
+    return kept
+
+
 @njit(cache=True, parallel=True)
-def unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, detours, P, R, last, full, moves):
+def unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full, moves):
     """For each coarse state in ``cells`` (each exactly ``depth`` from the
     goal), how many of its liftings every one of ``tries`` shortest paths
     leads into the bad finishing states: ``bad[g, :nbad[g]]`` are the
@@ -454,16 +462,18 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget,
     are bad among those finishing on goal ``goals[g]``. A path's moves carry
     the colour of cell ``perm[i]`` to cell i, so the liftings it sends into
     a bad arrangement ``A`` are those whose first merged colour is on the
-    cells ``perm[i]``, i in A (:func:`_image`).
+    cells ``perm[i]``, i in A.
 
     With ``detours``, the liftings left then try detours: a first move to a
     neighbour as far from the goal or one further, then ``tries`` shortest
     paths from there, one or two moves longer in all. A lifting is kept
     only while every path tried, of length L, finishes on a phase-2 state
-    more than ``budget`` - L from solved: ``ends[g]`` holds every
-    arrangement finishing on goal ``goals[g]``, sorted, and ``far[g]`` their
-    exact distances. Zero: every lifting has a path within the budget; -1:
-    a path did not end on a goal."""
+    more than ``budget`` - L from solved: ``far[g, x]`` is the exact
+    distance of the arrangement on goal ``goals[g]`` whose cells, packed
+    among the goal's merged cells by ``squeeze[g]`` (as :func:`_spread`
+    moves them), number ``x``; ``bad`` holds those more than ``budget`` -
+    ``depth``. Zero: every lifting has a path within the budget; -1: a path
+    did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
     ncells = moves.shape[1]
     nmoves = P.shape[0]
@@ -471,9 +481,10 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget,
         path = np.empty(depth + 2, dtype=np.int64)
         perm = np.empty(ncells, dtype=np.int64)
         back = np.empty(ncells, dtype=np.int64)
+        spread = np.empty((squeeze.shape[1], 256), dtype=np.uint64)
         left = np.empty(bad.shape[1], dtype=np.uint64)
-        nleft = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, P, R, last, full, moves, path,
-                                  left)
+        nleft = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last,
+                                  full, moves, path, left, perm, back, spread)
         if nleft <= 0 or not detours:
             out[s] = nleft
             continue
@@ -494,14 +505,7 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget,
                     nleft = -1
                     break
                 _compose(path, dy + 1, moves, perm, back)
-                kept = 0
-                for a in range(nleft):
-                    e = _preimage(left[a], perm)
-                    at = np.searchsorted(ends[g], e)
-                    if not (at < ends.shape[1] and ends[g, at] == e and dy + 1 + far[g, at] <= budget):
-                        left[kept] = left[a]
-                        kept += 1
-                nleft = kept
+                nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], dy + 1, budget)
                 if nleft <= 0:
                     break
             if nleft < 0:

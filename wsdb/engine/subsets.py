@@ -126,9 +126,9 @@ class SubsetRanking:
         return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
 
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
-                    bad: np.ndarray, nbad: np.ndarray, ends: np.ndarray, far: np.ndarray, budget: int,
+                    bad: np.ndarray, nbad: np.ndarray, squeeze: np.ndarray, far: np.ndarray, budget: int,
                     detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.unavoidable` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, ends, far, budget, detours, P, R, last,
+        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last,
                               full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

@@ -173,9 +173,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     goals = word(coarse.solved == 0)
     home = word(np.isin(states, picked))          # the merged cells: which goal each finishes on
     arranged = word(states == picked[0])          # how the merged colours fill them
-    order = np.lexsort((arranged, home))
-    ends = np.stack([arranged[order][home[order] == g] for g in goals])   # every finish, sorted, per goal
-    far = np.stack([distances[order][home[order] == g] for g in goals])
+    squeeze, far = _packed_distances(goals, home, arranged, distances, fine.ncells)
     per_goal = [arranged[(home == g) & (distances > above)] for g in goals]
     bad = np.zeros((len(goals), max(1, max(len(b) for b in per_goal))), dtype=np.uint64)
     for g, b in enumerate(per_goal):
@@ -183,7 +181,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
     left, slice_ = [], max(1, -(-len(cells) // 100))
     for at in range(0, len(cells), slice_):
-        left.append(ranking.unavoidable(table.words, cells[at:at + slice_], depth, tries, goals, bad, nbad, ends,
+        left.append(ranking.unavoidable(table.words, cells[at:at + slice_], depth, tries, goals, bad, nbad, squeeze,
                                         far, depth + above, detours))
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
@@ -192,6 +190,34 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
     return int(left.sum())
+
+
+def _packed_distances(goals: np.ndarray, home: np.ndarray, arranged: np.ndarray, distances: np.ndarray,
+                      ncells: int) -> tuple[np.ndarray, np.ndarray]:
+    """The phase-2 distances as a dense table per goal, for the check
+    kernel's look-ups: ``squeeze[g, k, b]`` packs the cells of byte ``b``
+    (cells 8k to 8k + 7) of an arrangement among the merged cells of goal
+    ``goals[g]`` into the low bits, and ``far[g, packed]`` is the distance
+    of the arrangement (a sentinel past any budget for none)."""
+    nbytes = -(-ncells // 8)
+    cells = np.arange(8 * nbytes)
+    squeeze = np.zeros((len(goals), nbytes, 256), dtype=np.uint64)
+    width = max(bin(int(g)).count("1") for g in goals)
+    far = np.full((len(goals), 1 << width), 10_000, dtype=np.int16)
+    byte = np.arange(256)
+    for g, goal in enumerate(goals):
+        mine = (int(goal) >> np.minimum(cells, 63)) & 1 & (cells < ncells)
+        rank = np.cumsum(mine) - mine                   # each merged cell's place among the goal's
+        for k in range(nbytes):
+            for j in range(8):
+                if mine[8 * k + j]:
+                    squeeze[g, k, (byte >> j) & 1 == 1] |= np.uint64(1 << int(rank[8 * k + j]))
+        on = home == goal
+        packed = np.zeros(int(on.sum()), dtype=np.uint64)
+        for k in range(nbytes):
+            packed |= squeeze[g, k][((arranged[on] >> np.uint64(8 * k)) & np.uint64(255)).astype(np.int64)]
+        far[g, packed.astype(np.int64)] = distances[on]
+    return squeeze, far
 
 
 def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.ndarray, str]:
