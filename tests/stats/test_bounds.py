@@ -341,6 +341,21 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert b.command.endswith("--merge 12 --tries 1")   # the stored command reruns the same check
 
 
+@pytest.mark.parametrize("detours", [False, True])
+def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours):
+    import wsdb.stats.merging as merging
+
+    def left(tries):
+        b = merging.by_merging(Store.open(db), 4, 3, "12", tries=tries, detours=detours)
+        return b.witness["both_worst"]["unavoidable"]
+
+    monkeypatch.setattr(merging, "FIRST_TRIES", 1)
+    two_pass = [left(t) for t in (1, 2, 3)]
+    monkeypatch.setattr(merging, "FIRST_TRIES", 10 ** 6)   # one pass with every try
+    assert two_pass == [left(t) for t in (1, 2, 3)]
+    assert two_pass[0] > 0   # the first pass leaves liftings for the second to look at
+
+
 def test_tries_default_is_the_one_help_names(run):
     from wsdb.stats.merging import TRIES
 

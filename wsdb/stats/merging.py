@@ -49,6 +49,10 @@ from .bounds import MAX_PHASE_STATES, Bound, check
 #: are taken as needing both worst cases.
 TRIES = 24
 
+#: Paths tried in a first pass over every state checked; only the states
+#: with a lifting left are checked again with all the tries.
+FIRST_TRIES = 4
+
 
 def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray]:
     """The coarser grid that merges the colours ``together`` (digits as
@@ -179,10 +183,22 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
+    def check(part, tries):
+        return ranking.unavoidable(table.words, part, depth, tries, goals, bad, nbad, squeeze, far, depth + above,
+                                   detours)
+
     left, slice_ = [], max(1, -(-len(cells) // 100))
     for at in range(0, len(cells), slice_):
-        left.append(ranking.unavoidable(table.words, cells[at:at + slice_], depth, tries, goals, bad, nbad, squeeze,
-                                        far, depth + above, detours))
+        part = cells[at:at + slice_]
+        # Few paths first, all of them only where some lifting is left: the
+        # paths tried with more tries include those tried with fewer, so the
+        # count is the same, and a state that needs every detour tried
+        # costs the time of hundreds that need one path.
+        here = check(part, min(tries, FIRST_TRIES))
+        again = here != 0
+        if tries > FIRST_TRIES and again.any():
+            here[again] = check(part[again], tries)
+        left.append(here)
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
     left = np.concatenate(left) if left else np.zeros(0, dtype=np.int64)
