@@ -183,6 +183,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
+
     def check(part, tries):
         return ranking.unavoidable(table.words, part, depth, tries, goals, bad, nbad, squeeze, far, depth + above,
                                    detours)
