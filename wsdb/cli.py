@@ -1117,11 +1117,15 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
               help="With --merge: shortest paths tried from each state checked (and from each detour) before "
                    "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
                    "cost time only on the states that need them.")
+@click.option("--solve-left", type=click.IntRange(0, 10_000), default=None, metavar="N",
+              help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
+                   "them one by one (as `wsdb solve` does); a solution within the bound serves them as a path "
+                   "would (default 64; 0: none).")
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_compute(n, c, merge, off, tries, db, as_json, quiet):
+def bounds_compute(n, c, merge, off, tries, solve_left, db, as_json, quiet):
     """Prove and store the bounds the database allows for one grid: the
     counting bound, the exact God number of a complete tree, and the phase
     upper bound (a coarser grid's God number plus the worst exact distance
@@ -1140,13 +1144,14 @@ def bounds_compute(n, c, merge, off, tries, db, as_json, quiet):
     bd.check(n, c)
     if merge is not None:
         merged(wrapslide(n, c), merge)   # a bad --merge is refused before any work
-    elif off != 1 or tries is not None:
-        raise WsdbError(f"{'--off' if off != 1 else '--tries'} belongs to the bound by merging colours: "
-                        "it needs --merge")
+    elif off != 1 or tries is not None or solve_left is not None:
+        given = "--off" if off != 1 else "--tries" if tries is not None else "--solve-left"
+        raise WsdbError(f"{given} belongs to the bound by merging colours: it needs --merge")
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
     if merge is not None:
-        found.append(by_merging(store, n, c, merge, off=off, **({} if tries is None else dict(tries=tries))))
+        given = {k: v for k, v in dict(tries=tries, solve_left=solve_left).items() if v is not None}
+        found.append(by_merging(store, n, c, merge, off=off, **given))
     bd.record(store, found)
     for b in found:
         if as_json:

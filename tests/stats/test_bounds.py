@@ -210,7 +210,8 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
         res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", bad, "--db", db)
         assert res.exit_code == 2 and "--merge" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     for bad in (["--off", "2"], ["--merge", "12", "--off", "0"],   # --off without --merge, or out of range
-                ["--tries", "5"], ["--merge", "12", "--tries", "0"]):
+                ["--tries", "5"], ["--merge", "12", "--tries", "0"],
+                ["--solve-left", "5"], ["--merge", "12", "--solve-left", "-1"]):
         res = run("bounds", "compute", "--n", 4, "--c", 3, *bad, "--db", db)
         assert res.exit_code == 2 and bad[-2] in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
@@ -324,7 +325,7 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
 def test_one_path_each_cannot_avoid_the_worst_case(db):
     from wsdb.stats.merging import merged_phase_states
 
-    b = by_merging(Store.open(db), 4, 3, "12", tries=1, detours=False)
+    b = by_merging(Store.open(db), 4, 3, "12", tries=1, detours=False, solve_left=0)
     first, second = b.witness["phases"]
     both = b.witness["both_worst"]
     # one path sends as many liftings into the worst case as the goal it ends on
@@ -337,8 +338,41 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert both["unavoidable"] % math.gcd(*per_goal) == 0
     assert b.value == first["worst"] + second["worst"]
     # detours (a path one or two moves longer from each neighbour) leave fewer
-    assert by_merging(Store.open(db), 4, 3, "12", tries=1).witness["both_worst"]["unavoidable"] < both["unavoidable"]
-    assert b.command.endswith("--merge 12 --tries 1")   # the stored command reruns the same check
+    assert (by_merging(Store.open(db), 4, 3, "12", tries=1, solve_left=0).witness["both_worst"]["unavoidable"]
+            < both["unavoidable"])
+    assert b.command.endswith("--merge 12 --tries 1 --solve-left 0")   # the stored command reruns the same check
+
+
+def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
+    from tests.bruteforce import level_states, rule_moves
+    from wsdb.puzzle.model import merged
+
+    b = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=1000)
+    first, second = b.witness["phases"]
+    both = b.witness["both_worst"]
+    solved = both["solved"]
+    assert both["unavoidable"] == len(solved) == len({s["state"] for s in solved}) > 0
+    assert both["left"] == 0 and b.value == first["worst"] + second["worst"] - 1
+    assert b.command.endswith("--merge 12 --tries 2 --solve-left 1000")
+    # more liftings left than it may solve: none solved, no move off
+    fewer = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=len(solved) - 1)
+    assert "solved" not in fewer.witness["both_worst"] and fewer.value == b.value + 1
+    coarse = merged(wsdb.wrapslide(4, 3), "12")
+    levels = level_states(4, coarse.solved)
+    depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}
+    moves, distance = rule_moves(4), exact_distance(3)
+    for s in solved:
+        cells = wsdb.parse_state(s["state"])[1]
+        # a lifting of a state at the merged grid's God number, with a shortest
+        # path (the one tried) that finishes at the second phase's worst ...
+        assert depth[(cells == 2).astype(np.uint8).tobytes()] == first["worst"]
+        frontier = {cells.tobytes(): cells}
+        for d in range(first["worst"], 0, -1):
+            frontier = {t.tobytes(): t for f in frontier.values() for t in (f[m] for m in moves)
+                        if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1}
+        assert max(distance(f) for f in frontier.values()) == second["worst"]
+        # ... and a solution within the bound, no shorter than its distance
+        assert distance(cells) <= s["length"] == len(s["moves"].split()) <= b.value and s["within"]
 
 
 @pytest.mark.parametrize("detours", [False, True])
@@ -346,7 +380,7 @@ def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours
     import wsdb.stats.merging as merging
 
     def left(tries):
-        b = merging.by_merging(Store.open(db), 4, 3, "12", tries=tries, detours=detours)
+        b = merging.by_merging(Store.open(db), 4, 3, "12", tries=tries, detours=detours, solve_left=0)
         return b.witness["both_worst"]["unavoidable"]
 
     monkeypatch.setattr(merging, "FIRST_TRIES", 1)
@@ -357,9 +391,10 @@ def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours
 
 
 def test_tries_default_is_the_one_help_names(run):
-    from wsdb.stats.merging import TRIES
+    from wsdb.stats.merging import SOLVE_LEFT, TRIES
 
-    assert f"(default {TRIES})" in " ".join(run("bounds", "compute", "--help").stdout.split())
+    text = " ".join(run("bounds", "compute", "--help").stdout.split())
+    assert f"(default {TRIES})" in text and f"(default {SOLVE_LEFT};" in text
 
 
 def _paths_to_goal(start, depth, longest, moves, coarse_depth):
@@ -404,7 +439,7 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
     order = np.argsort(finished.astype(np.int64) @ weights)
     codes = (finished.astype(np.int64) @ weights)[order]
     far = np.array([distance(f) for f in finished])[order]
-    assert by_merging(Store.open(db), 4, 3, together, detours=False).value == b.value + 1
+    assert by_merging(Store.open(db), 4, 3, together, detours=False, solve_left=0).value == b.value + 1
     assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"   # proves it again
     for x in levels[-1][::110]:
         paths = _paths_to_goal(x, len(levels) - 1, len(levels) + 1, moves, depth)

@@ -428,7 +428,7 @@ def _spread(target, spread):
 
 @njit(cache=True, inline="always")
 def _moved_bits(word, spread):
-    out = spread[0, 0] & np.uint64(0)
+    out = np.uint64(0)
     for k in range(spread.shape[0]):
         out |= spread[k, (word >> np.uint64(8 * k)) & np.uint64(255)]
     return out
@@ -475,43 +475,59 @@ def unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budg
     ``depth``. Zero: every lifting has a path within the budget; -1: a path
     did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
+    for s in prange(cells.shape[0]):
+        left = np.empty(bad.shape[1], dtype=np.uint64)
+        out[s] = _left_on_paths(words, cells[s], depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R,
+                                last, full, moves, left)
+    return out
+
+
+@njit(cache=True)
+def left_liftings(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full,
+                  moves):
+    """The liftings of one coarse state that :func:`unavoidable` counts, as
+    words of the cells that hold the first merged colour (empty where a
+    path did not end on a goal: :func:`unavoidable` says so)."""
+    left = np.empty(bad.shape[1], dtype=np.uint64)
+    nleft = _left_on_paths(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last,
+                           full, moves, left)
+    return left[:max(nleft, 0)].copy()
+
+
+@njit(cache=True)
+def _left_on_paths(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full,
+                   moves, left):
+    """:func:`unavoidable` for one state, its liftings left kept in ``left``."""
     ncells = moves.shape[1]
     nmoves = P.shape[0]
-    for s in prange(cells.shape[0]):
-        path = np.empty(depth + 2, dtype=np.int64)
-        perm = np.empty(ncells, dtype=np.int64)
-        back = np.empty(ncells, dtype=np.int64)
-        spread = np.empty((squeeze.shape[1], 256), dtype=np.uint64)
-        left = np.empty(bad.shape[1], dtype=np.uint64)
-        nleft = _left_on_shortest(words, cells[s], depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last,
-                                  full, moves, path, left, perm, back, spread)
-        if nleft <= 0 or not detours:
-            out[s] = nleft
+    path = np.empty(depth + 2, dtype=np.int64)
+    perm = np.empty(ncells, dtype=np.int64)
+    back = np.empty(ncells, dtype=np.int64)
+    spread = np.empty((squeeze.shape[1], 256), dtype=np.uint64)
+    nleft = _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last,
+                              full, moves, path, left, perm, back, spread)
+    if nleft <= 0 or not detours:
+        return nleft
+    here_code = code_of(words, index_of(cell, R, last, full))
+    for m in range(nmoves):
+        if nleft == 0:
+            break
+        y = moved(cell, P, m)
+        step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
+        if step == 2:   # one nearer: a shortest path, tried above
             continue
-        here_code = code_of(words, index_of(cells[s], R, last, full))
-        for m in range(nmoves):
+        dy = depth + step
+        for t in range(tries):
+            path[0] = m
+            end = descend(words, y, dy, t, P, R, last, full, path[1:])
+            g = _goal(goals, end)
+            if g < 0:
+                return -1
+            _compose(path, dy + 1, moves, perm, back)
+            nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], dy + 1, budget)
             if nleft == 0:
                 break
-            y = moved(cells[s], P, m)
-            step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
-            if step == 2:   # one nearer: a shortest path, tried above
-                continue
-            dy = depth + step
-            for t in range(tries):
-                path[0] = m
-                end = descend(words, y, dy, t, P, R, last, full, path[1:])
-                g = _goal(goals, end)
-                if g < 0:
-                    nleft = -1
-                    break
-                _compose(path, dy + 1, moves, perm, back)
-                nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], dy + 1, budget)
-                if nleft <= 0:
-                    break
-            if nleft < 0:
-                break
-        out[s] = nleft
-    return out
+    return nleft
 
 
 @njit(cache=True, inline="always")
@@ -537,4 +553,5 @@ def _compose(path, length, moves, perm, back):
 
 
 __all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",
-           "with_code", "descend", "exact_distance", "least_coded", "distances_of", "unavoidable"]
+           "with_code", "descend", "exact_distance", "least_coded", "distances_of", "unavoidable",
+           "left_liftings"]

@@ -132,3 +132,11 @@ class SubsetRanking:
         binom, P, R, last, full = self.tables
         return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last,
                               full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+
+    def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray, bad: np.ndarray,
+                      nbad: np.ndarray, squeeze: np.ndarray, far: np.ndarray, budget: int,
+                      detours: bool) -> np.ndarray:
+        """:func:`.subset_kernels.left_liftings` with this grid's tables."""
+        binom, P, R, last, full = self.tables
+        return sk.left_liftings(words, np.uint64(cell), depth, tries, goals, bad, nbad, squeeze, far, budget, detours,
+                                P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

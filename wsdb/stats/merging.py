@@ -25,7 +25,10 @@ state at G - j has a path that finishes at most W - K + j from solved
 many moves nearer): a state at G - j then takes at most G + W - K moves, and one
 nearer than G - K + 1 at most G - K + W. The level G - j (j > 0) is read
 from the table one state per orbit under the grid's symmetries, which
-carry paths, liftings and phase-2 distances alike.
+carry paths, liftings and phase-2 distances alike. Where every path tried
+leaves only a few liftings (``solve_left``), each is solved by the solver
+instead: a solution of at most G + W - K moves serves it as a path would,
+and so does it for every state of its orbit.
 """
 from __future__ import annotations
 
@@ -49,6 +52,12 @@ from .bounds import MAX_PHASE_STATES, Bound, check
 #: are taken as needing both worst cases.
 TRIES = 24
 
+#: Liftings that every path tried leaves past the budget which are then
+#: solved one by one (``wsdb solve``): a solution within the budget serves
+#: a lifting as well as a path does. More than this many and the check
+#: fails without solving them.
+SOLVE_LEFT = 64
+
 #: Paths tried in a first pass over every state checked; only the states
 #: with a lifting left are checked again with all the tries.
 FIRST_TRIES = 4
@@ -66,11 +75,12 @@ def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray
 
 
 def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, off: int = 1,
-               detours: bool = True) -> Bound:
+               detours: bool = True, solve_left: int = SOLVE_LEFT) -> Bound:
     """The two-phase upper bound of the module docstring, with its phases
     (and, where it applies, the states at the merged grid's deepest levels
     checked, for up to ``off`` moves off the sum, with ``tries`` paths from
-    each state and, with ``detours``, from each neighbour as far or further)
+    each state and, with ``detours``, from each neighbour as far or further;
+    up to ``solve_left`` liftings that no path serves are solved one by one)
     as the witness."""
     check(n, c)
     fine = wrapslide(n, c)
@@ -105,19 +115,21 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     witness = dict(phases=[first, second], merged=together)
     two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
     if table is not None and table.last is not None and two and height > 0 and off > 0:
-        checks, taken = _moves_off(table, coarse, fine, together, states, distances[np.ravel(cls)],
-                                   second["worst"], tries, off, detours)
+        checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[np.ravel(cls)],
+                                   second["worst"], tries, off, detours, solve_left)
         witness["both_worst"] = checks[0]
         if len(checks) > 1:
             witness["further"] = checks[1:]
         value -= taken
     return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
                  f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else "")
-                 + (f" --tries {tries}" if tries != TRIES else ""))
+                 + (f" --tries {tries}" if tries != TRIES else "")
+                 + (f" --solve-left {solve_left}" if solve_left != SOLVE_LEFT else ""))
 
 
-def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray, distances: np.ndarray,
-               worst: int, tries: int, off: int, detours: bool) -> tuple[list[dict], int]:
+def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
+               distances: np.ndarray, worst: int, tries: int, off: int, detours: bool,
+               solve_left: int) -> tuple[list[dict], int]:
     """The checks of the module docstring for 1, 2, ... ``off`` moves off,
     until one fails: (each check made, as the witness keeps it; the moves
     that come off). The first is the deepest level against the worst case;
@@ -147,9 +159,14 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
                       f"{above} from solved") as st:
                 def checked(done, size, st=st):
                     st.status = f"{done / size:.0%} of {size:,} states checked"
-                left = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth, above,
-                                       tries, detours, checked)
-            check = dict(states=len(cells), tries=tries, unavoidable=left, seconds=round(time.perf_counter() - t0, 1))
+                left, liftings = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth,
+                                                 above, tries, detours, checked, solve_left)
+            check = dict(states=len(cells), tries=tries, unavoidable=left)
+            if len(liftings):
+                check["solved"] = _solved(store, fine, liftings, depth + above)
+                left -= sum(s["within"] for s in check["solved"])
+                check["left"] = left
+            check["seconds"] = round(time.perf_counter() - t0, 1)
             if j or k > 1:
                 check |= dict(level=depth, at_most=above, orbits=orbits, moves_off=k)
             checks.append(check)
@@ -160,13 +177,15 @@ def _moves_off(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.nd
 
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                     distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
-                    detours: bool = True, progress=None) -> int:
+                    detours: bool = True, progress=None, listed: int = 0) -> tuple[int, np.ndarray]:
     """How many liftings of the merged grid's states ``cells`` (words, each
     at ``depth``) finish on a phase-2 state more than ``above`` from solved
     along every shortest path tried, and then (with ``detours``) along every
     path one or two moves longer tried (a detour through a neighbour as far
-    or one further), more than ``above`` less the moves added. ``progress``
-    is told (states checked, states) after each of about a hundred slices."""
+    or one further), more than ``above`` less the moves added; and, where
+    they are at most ``listed``, those liftings (states of ``fine``).
+    ``progress`` is told (states checked, states) after each of about a
+    hundred slices."""
     ranking = table.ranking
     weights = np.uint64(1) << np.arange(fine.ncells, dtype=np.uint64)
 
@@ -188,7 +207,11 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         return ranking.unavoidable(table.words, part, depth, tries, goals, bad, nbad, squeeze, far, depth + above,
                                    detours)
 
-    left, slice_ = [], max(1, -(-len(cells) // 100))
+    def check_one(cell):
+        return ranking.left_liftings(table.words, cell, depth, tries, goals, bad, nbad, squeeze, far,
+                                     depth + above, detours)
+
+    left, kept, slice_ = [], [], max(1, -(-len(cells) // 100))
     for at in range(0, len(cells), slice_):
         part = cells[at:at + slice_]
         # Few paths first, all of them only where some lifting is left: the
@@ -200,13 +223,47 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         if tries > FIRST_TRIES and again.any():
             here[again] = check(part[again], tries)
         left.append(here)
+        if listed and sum(int(h.sum()) for h in left) <= listed:
+            kept.append(part[here > 0])
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
     left = np.concatenate(left) if left else np.zeros(0, dtype=np.int64)
     if (left < 0).any():
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
-    return int(left.sum())
+    total = int(left.sum())
+    if not 0 < total <= listed:
+        return total, np.zeros((0, fine.ncells), dtype=np.uint8)
+    rest = [k for k in range(fine.c) if k not in picked]
+    liftings = []
+    for cell in np.concatenate(kept):
+        for lifting in check_one(cell):
+            s = np.full(fine.ncells, rest[0], dtype=np.uint8)
+            s[(cell >> np.arange(fine.ncells, dtype=np.uint64)) & np.uint64(1) == 1] = picked[1]
+            s[(lifting >> np.arange(fine.ncells, dtype=np.uint64)) & np.uint64(1) == 1] = picked[0]
+            liftings.append(s)
+    if len(liftings) != total:
+        raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
+                        "repeatable; no bound is stored")
+    return total, np.array(liftings)
+
+
+def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> list[dict]:
+    """Each of ``liftings`` solved (``wsdb solve``), its moves replayed: a
+    lifting that no path serves is served all the same by any sequence of
+    at most ``budget`` moves that solves it."""
+    from ..puzzle.replay import replay
+    from ..solver.solve import iter_solve
+
+    texts, out = state_texts(fine, liftings), []
+    with step("the liftings no path serves", f"{len(texts)} solved one by one") as st:
+        for i, sol in enumerate(iter_solve(list(texts), store=store)):
+            if not replay(texts[i], sol.moves).solved:
+                raise WsdbError(f"the moves found for {texts[i]} do not solve it; no bound is stored")
+            out.append(dict(state=texts[i], moves=" ".join(sol.moves), length=sol.length,
+                            within=sol.length <= budget))
+            st.status = f"{i + 1} of {len(texts)} solved"
+    return out
 
 
 def _packed_distances(goals: np.ndarray, home: np.ndarray, arranged: np.ndarray, distances: np.ndarray,
