@@ -51,14 +51,28 @@ def provenance(how: str) -> str:
     return f"*Measured {date.today().isoformat()} with wsdb {build()} on {machine()}; {how}.*"
 
 
-def write(page: str | Path, name: str, table: str, how: str) -> None:
+def block(page: str | Path, name: str) -> str:
+    """What the block ``name`` of ``page`` holds now (its provenance lines
+    and table), for a script that updates some of its rows."""
+    found = _pattern(name).search((ROOT / page).read_text())
+    if not found:
+        raise SystemExit(f"{page} has no block {name!r}: add <!-- begin {name} --> and <!-- end {name} -->")
+    return found.group(0).split("\n", 1)[1].rsplit("<!--", 1)[0]
+
+
+def _pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(<!-- begin {re.escape(name)} -->\n).*?(<!-- end {re.escape(name)} -->)", re.S)
+
+
+def write(page: str | Path, name: str, table: str, how: str, earlier: list[str] = ()) -> None:
     """Replace the block ``name`` of ``page`` (relative to the repository)
-    with the provenance line and ``table``. The markers must be there."""
+    with the provenance line, the ``earlier`` provenance lines of rows kept
+    from before, and ``table``. The markers must be there."""
     path = ROOT / page
     text = path.read_text()
-    pattern = re.compile(rf"(<!-- begin {re.escape(name)} -->\n).*?(<!-- end {re.escape(name)} -->)", re.S)
+    pattern = _pattern(name)
     if not pattern.search(text):
         raise SystemExit(f"{page} has no block {name!r}: add <!-- begin {name} --> and <!-- end {name} -->")
-    body = f"{provenance(how)}\n\n{table.rstrip()}\n"
+    body = "\n".join([provenance(how), *earlier]) + f"\n\n{table.rstrip()}\n"
     path.write_text(pattern.sub(lambda m: m.group(1) + body + m.group(2), text, count=1))
     print(f"wrote {name} into {page}")

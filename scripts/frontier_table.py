@@ -6,6 +6,7 @@ each best upper bound made of phases, phase by phase.
 
     wsdb bounds compute --n 6 --c 3 && wsdb bounds prove STATE ...
     python scripts/frontier_table.py --db PATH --write
+    python scripts/frontier_table.py --db PATH --only 6 3 --write   # that grid's rows; the rest as they were
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", help="the database holding the bounds (default: wsdb's)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
+    ap.add_argument("--only", nargs=2, type=int, metavar=("N", "C"),
+                    help="only this grid's rows (from a database that lacks the others' rows), keeping the other "
+                         "rows and their provenance as the page has them")
     args = ap.parse_args()
     from wsdb.db.store import Store
     from wsdb.stats.bounds import argument
@@ -32,6 +36,10 @@ def main() -> None:
         better = (lambda a, b: a > b) if r["kind"] == "lower" else (lambda a, b: a < b)
         if r["kind"] not in grid or better(r["value"], grid[r["kind"]]["value"]):
             grid[r["kind"]] = r
+    if args.only:
+        best = {key: grid for key, grid in best.items() if key == tuple(args.only)}
+        if not best:
+            raise SystemExit(f"no bounds stored for {args.only[0]}x{args.only[0]} {args.only[1]} colours")
     lines = ["| grid | lower bound | by | upper bound | by | proof (seconds) | again |",
              "|---|---:|---|---:|---|---:|---|"]
     for (n, c), grid in sorted(best.items()):
@@ -54,9 +62,41 @@ def main() -> None:
 
         how = ("`python scripts/frontier_table.py --write` from the stored `bounds` rows "
                "(`wsdb bounds compute` and `wsdb bounds prove`)")
-        write("docs/frontier.md", "frontier_bounds", "\n".join(lines), how)
-        write("docs/frontier.md", "frontier_phases", "\n".join(phases), how + ", the phases of each best upper "
-              "bound made of phases")
+        blocks = {"frontier_bounds": (lines, how), "frontier_phases": (phases, how + ", the phases of each best "
+                                                                      "upper bound made of phases")}
+        for name, (table, said) in blocks.items():
+            earlier = []
+            if args.only:
+                table, earlier = _merged(name, table, *args.only)
+                said = (f"the {args.only[0]}x{args.only[0]} {args.only[1]} colours rows: `python "
+                        f"scripts/frontier_table.py --only {args.only[0]} {args.only[1]} --write` from the stored "
+                        "`bounds` rows; the other rows as measured on the line below")
+            write("docs/frontier.md", name, "\n".join(table), said, earlier)
+
+
+def _merged(name: str, table: list[str], n: int, c: int) -> tuple[list[str], list[str]]:
+    """The block ``name`` as the page has it with the rows of the n x n,
+    c-colour grid replaced by ``table``'s, in the same place; and the
+    provenance lines of the rows kept (not those of earlier rows of this
+    grid)."""
+    from docs_tables import block
+
+    label = f"| {n}x{n} {c} colours |"
+    old = block("docs/frontier.md", name).splitlines()
+    said = [x for x in old if x.startswith("*") and f"the {label[2:-2]} rows:" not in x]
+    rows = [x for x in old if x.startswith("|")][2:]
+    mine = [x for x in table[2:] if x.startswith(label)]
+    at = next((i for i, x in enumerate(rows) if x.startswith(label)), None)
+    if at is None:   # a grid new to the page: in grid order
+        at = next((i for i, x in enumerate(rows) if _grid(x) > (n, c)), len(rows))
+    kept = [x for x in rows if not x.startswith(label)]
+    at = sum(1 for x in rows[:at] if not x.startswith(label))
+    return table[:2] + kept[:at] + mine + kept[at:], said
+
+
+def _grid(row: str) -> tuple[int, int]:
+    size, colours = row.split("|")[1].split()[:2]
+    return int(size.split("x")[0]), int(colours)
 
 
 def phase_lines(best: dict) -> list[str]:
@@ -96,9 +136,12 @@ def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
         what = ("no state needs both worst cases" if k == 1 else
                 f"{k} moves off: the states at {level} within {level + most} moves")
         states = f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
+        solved = ch.get("solved", [])
+        rest = (f"; the {len(solved)} ways to split that no path serves solved one by one, in at most "
+                f"{max(x['length'] for x in solved)} moves" if solved else "")
         out.append(f"| {grid} | | {what} | {-1 if last else ''} | {states} | the first phase's states at {level}, "
                    f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
-                   f"{most} from solved, less the moves added | {ch['seconds']:.1f} |")
+                   f"{most} from solved, less the moves added{rest} | {ch['seconds']:.1f} |")
     return out
 
 

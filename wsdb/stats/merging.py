@@ -157,8 +157,8 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
             with step(f"the {coarse.label} states at {depth}",
                       f"whether each way to split their merged cells has a shortest path finishing at most "
                       f"{above} from solved") as st:
-                def checked(done, size, st=st):
-                    st.status = f"{done / size:.0%} of {size:,} states checked"
+                def checked(done, size, st=st, unit="orbits" if orbits else "states"):
+                    st.status = f"{done / size:.0%} of {size:,} {unit} checked"
                 left, liftings = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth,
                                                  above, tries, detours, checked, solve_left)
             check = dict(states=len(cells), tries=tries, unavoidable=left)
