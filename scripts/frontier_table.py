@@ -86,11 +86,8 @@ def _merged(name: str, table: list[str], n: int, c: int) -> tuple[list[str], lis
     said = [x for x in old if x.startswith("*") and f"the {label[2:-2]} rows:" not in x]
     rows = [x for x in old if x.startswith("|")][2:]
     mine = [x for x in table[2:] if x.startswith(label)]
-    at = next((i for i, x in enumerate(rows) if x.startswith(label)), None)
-    if at is None:   # a grid new to the page: in grid order
-        at = next((i for i, x in enumerate(rows) if _grid(x) > (n, c)), len(rows))
     kept = [x for x in rows if not x.startswith(label)]
-    at = sum(1 for x in rows[:at] if not x.startswith(label))
+    at = next((i for i, x in enumerate(kept) if _grid(x) > (n, c)), len(kept))   # the rows are in grid order
     return table[:2] + kept[:at] + mine + kept[at:], said
 
 

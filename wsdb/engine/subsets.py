@@ -21,6 +21,12 @@ from . import subset_kernels as sk
 LEVEL_BLOCK = 1 << 27
 
 
+def word_cells(words, ncells: int) -> np.ndarray:
+    """Which cells each cell word holds: booleans, one row of ``ncells``
+    per word (the inverse of packing cells into a word)."""
+    return (np.asarray(words, dtype=np.uint64)[..., None] >> np.arange(ncells, dtype=np.uint64)) & np.uint64(1) == 1
+
+
 @dataclass(eq=False)
 class SubsetRanking:
     """The numbering of a two-colour puzzle's states by the cells of colour 0."""
@@ -77,8 +83,7 @@ class SubsetRanking:
         if idx.size and (idx.min() < 0 or idx.max() >= self.size):
             raise WsdbError(f"index out of range: expected 0 to {self.size - 1:,}")
         words = sk.unrank_many(idx, self.k, self.puzzle.ncells, self.tables[0])
-        bits = (words[:, None] >> np.arange(self.puzzle.ncells, dtype=np.uint64)) & np.uint64(1)
-        out = (1 - bits).astype(np.uint8)
+        out = (~word_cells(words, self.puzzle.ncells)).astype(np.uint8)
         return out if np.ndim(indices) else out[0]
 
     def roots(self) -> np.ndarray:

@@ -40,6 +40,7 @@ from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..engine.census import census, subset_table
 from ..engine.engines import Engine
+from ..engine.subsets import word_cells
 from ..errors import WsdbError
 from ..notices import step
 from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
@@ -211,7 +212,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         return ranking.left_liftings(table.words, cell, depth, tries, goals, bad, nbad, squeeze, far,
                                      depth + above, detours)
 
-    left, kept, slice_ = [], [], max(1, -(-len(cells) // 100))
+    left, kept, counted, slice_ = [], [], 0, max(1, -(-len(cells) // 100))
     for at in range(0, len(cells), slice_):
         part = cells[at:at + slice_]
         # Few paths first, all of them only where some lifting is left: the
@@ -223,7 +224,8 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         if tries > FIRST_TRIES and again.any():
             here[again] = check(part[again], tries)
         left.append(here)
-        if listed and sum(int(h.sum()) for h in left) <= listed:
+        counted += int(here.sum())
+        if counted <= listed:
             kept.append(part[here > 0])
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
@@ -237,15 +239,16 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     rest = [k for k in range(fine.c) if k not in picked]
     liftings = []
     for cell in np.concatenate(kept):
-        for lifting in check_one(cell):
-            s = np.full(fine.ncells, rest[0], dtype=np.uint8)
-            s[(cell >> np.arange(fine.ncells, dtype=np.uint64)) & np.uint64(1) == 1] = picked[1]
-            s[(lifting >> np.arange(fine.ncells, dtype=np.uint64)) & np.uint64(1) == 1] = picked[0]
-            liftings.append(s)
+        found = check_one(cell)
+        s = np.full((len(found), fine.ncells), rest[0], dtype=np.uint8)
+        s[:, word_cells(cell, fine.ncells)] = picked[1]
+        s[word_cells(found, fine.ncells)] = picked[0]
+        liftings.append(s)
+    liftings = np.concatenate(liftings)
     if len(liftings) != total:
         raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
                         "repeatable; no bound is stored")
-    return total, np.array(liftings)
+    return total, liftings
 
 
 def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> list[dict]:
