@@ -119,24 +119,32 @@ def phase_lines(best: dict) -> list[str]:
 
 def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
     """One row per check behind the moves taken off the sum of the phases
-    (stats/merging.py): the last check of each move taken off says -1."""
+    (stats/merging.py). A witness keeps its checks in the order made,
+    strictest first, and the table shows those that passed, the last with
+    the moves taken off. A witness stored before that order
+    (``both_worst``, ``further``: each move off in turn, its levels from the
+    deepest) says -1 at the last check of each move."""
     first, second = witness["phases"][0], witness["phases"][-1]
     taken = first["worst"] + second["worst"] - value
-    checks = [witness["both_worst"]] + witness.get("further", []) if "both_worst" in witness else []
+    if "checks" in witness:
+        checks = [ch for ch in witness["checks"] if not ch.get("left", ch["unavoidable"])]
+        marks = [""] * (len(checks) - 1) + [f"-{taken}"] if taken else []
+        moves = [taken] * len(checks)
+    else:
+        checks = [witness["both_worst"]] + witness.get("further", []) if "both_worst" in witness else []
+        moves = [ch.get("moves_off", 1) for ch in checks]
+        checks = [ch for ch, k in zip(checks, moves) if k <= taken]
+        marks = ["-1" if i + 1 == len(checks) or moves[i + 1] != moves[i] else "" for i in range(len(checks))]
     out = []
-    for i, ch in enumerate(checks):
-        k = ch.get("moves_off", 1)
-        if k > taken:
-            break
-        last = i + 1 == len(checks) or checks[i + 1].get("moves_off", 1) != k
+    for ch, k, mark in zip(checks, moves, marks):
         level, most = ch.get("level", first["worst"]), ch.get("at_most", second["worst"] - 1)
-        what = ("no state needs both worst cases" if k == 1 else
+        what = ("no state needs both worst cases" if k == 1 and level == first["worst"] else
                 f"{k} moves off: the states at {level} within {level + most} moves")
         states = f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
         solved = ch.get("solved", [])
         rest = (f"; the {len(solved)} ways to split that no path serves solved one by one, in at most "
                 f"{max(x['length'] for x in solved)} moves" if solved else "")
-        out.append(f"| {grid} | | {what} | {-1 if last else ''} | {states} | the first phase's states at {level}, "
+        out.append(f"| {grid} | | {what} | {mark} | {states} | the first phase's states at {level}, "
                    f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
                    f"{most} from solved, less the moves added{rest} | {ch['seconds']:.1f} |")
     return out

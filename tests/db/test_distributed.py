@@ -169,6 +169,7 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     res = run("build", "--n", 4, "--c", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9",
               "--db", db, "--levels", tmp_path / "x")
     assert res.exit_code == 2 and res.stderr.strip().startswith("wsdb: cannot reach the Dask scheduler")
+    assert "connection refused" in res.stderr   # said at once: nothing listens at port 9
     assert len(res.stderr.strip().splitlines()) == 1
     # a levels URL that cannot be written
     (tmp_path / "afile").write_text("x")

@@ -123,6 +123,7 @@ def test_a_bound_is_cut_into_shares_per_worker_thread(threads):
     assert Spread(threads, "unused").shares() == 1 * 4
 
 
+@pytest.mark.slow   # a LocalCluster of its own: the library's proof over workers stays in the default run
 @pytest.mark.integration
 def test_the_command_proves_over_a_local_cluster(partial4, deep, run, tmp_path):
     import shutil

@@ -277,7 +277,7 @@ def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, togethe
     assert second["worst"] == max(a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states],
                                                                         db=db))
     # a move off where no state needs both worst cases (the next test)
-    assert b.value == first["worst"] + second["worst"] - ("both_worst" in b.witness)
+    assert b.value == first["worst"] + second["worst"] - (b.witness["checks"][0]["unavoidable"] == 0)
 
 
 def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brute):
@@ -300,7 +300,7 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
 
     b = by_merging(Store.open(db), 4, 3, "12")
     first, second = b.witness["phases"]
-    assert b.witness["both_worst"]["unavoidable"] == 0
+    assert b.witness["checks"][0]["unavoidable"] == 0
     assert b.value == first["worst"] + second["worst"] - 1
     # the claim, checked by brute force on a sample of the merged grid's deepest
     # states: every way to split their merged cells has a shortest path of the
@@ -327,7 +327,7 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
 
     b = by_merging(Store.open(db), 4, 3, "12", tries=1, detours=False, solve_left=0)
     first, second = b.witness["phases"]
-    both = b.witness["both_worst"]
+    both = b.witness["checks"][0]
     # one path sends as many liftings into the worst case as the goal it ends on
     # has worst states (here 8 on each goal of adjacent quadrants, none on the others)
     _, states = merged_phase_states(wsdb.wrapslide(4, 3), "12")
@@ -338,7 +338,7 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert both["unavoidable"] % math.gcd(*per_goal) == 0
     assert b.value == first["worst"] + second["worst"]
     # detours (a path one or two moves longer from each neighbour) leave fewer
-    assert (by_merging(Store.open(db), 4, 3, "12", tries=1, solve_left=0).witness["both_worst"]["unavoidable"]
+    assert (by_merging(Store.open(db), 4, 3, "12", tries=1, solve_left=0).witness["checks"][0]["unavoidable"]
             < both["unavoidable"])
     assert b.command.endswith("--merge 12 --tries 1 --solve-left 0")   # the stored command reruns the same check
 
@@ -349,14 +349,14 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
 
     b = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=1000)
     first, second = b.witness["phases"]
-    both = b.witness["both_worst"]
+    both = b.witness["checks"][0]
     solved = both["solved"]
     assert both["unavoidable"] == len(solved) == len({s["state"] for s in solved}) > 0
     assert both["left"] == 0 and b.value == first["worst"] + second["worst"] - 1
     assert b.command.endswith("--merge 12 --tries 2 --solve-left 1000")
     # more liftings left than it may solve: none solved, no move off
     fewer = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=len(solved) - 1)
-    assert "solved" not in fewer.witness["both_worst"] and fewer.value == b.value + 1
+    assert "solved" not in fewer.witness["checks"][0] and fewer.value == b.value + 1
     coarse = merged(wsdb.wrapslide(4, 3), "12")
     levels = level_states(4, coarse.solved)
     depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}
@@ -375,13 +375,40 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
         assert distance(cells) <= s["length"] == len(s["moves"].split()) <= b.value and s["within"]
 
 
+@pytest.mark.parametrize("need", [(0, 0, 0, 0), (2, 0, 0, 0), (0, 3, 0, 0), (1, 1, 5, 0), (3, 2, 1, 0),
+                                  (4, 1, 2, 1), (9, 9, 9, 9)])
+def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db, monkeypatch, need):
+    # level G - j passes within A moves of the second phase's goal when A >= W - need[j]; K moves come
+    # off when every level j < K passes within W - K + j (the module docstring), and a level that
+    # passes within A passes within A + 1, so --off 4 makes exactly 4 checks, strictest first
+    import wsdb.stats.merging as merging
+
+    first, second = by_merging(Store.open(db), 4, 3, "12").witness["phases"]
+    G, W = first["worst"], second["worst"]
+    made = []
+
+    def level_passes_within(table, coarse, fine, together, states, distances, cells, depth, above, *rest):
+        made.append((G - depth, above))
+        return int(above < W - need[G - depth]), np.empty((0, 16), np.uint8)
+
+    monkeypatch.setattr(merging, "_worst_liftings", level_passes_within)
+    b = merging.by_merging(Store.open(db), 4, 3, "12", off=4)
+    taken = max(k for k in range(5) if all(need[j] >= k - j for j in range(k)))   # the definition
+    assert b.value == G + W - taken
+    assert len(made) == 4 and made[0] == (0, W - 4)
+    assert [(G - ch["level"], ch["at_most"]) for ch in b.witness["checks"]] == made
+    passed = [(j, a) for j, a in made if a >= W - need[j]]
+    assert [j for j, _ in passed] == list(range(taken))   # each level passes once, in order
+    assert all(a <= W - taken + j for j, a in passed)
+
+
 @pytest.mark.parametrize("detours", [False, True])
 def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours):
     import wsdb.stats.merging as merging
 
     def left(tries):
         b = merging.by_merging(Store.open(db), 4, 3, "12", tries=tries, detours=detours, solve_left=0)
-        return b.witness["both_worst"]["unavoidable"]
+        return b.witness["checks"][0]["unavoidable"]
 
     monkeypatch.setattr(merging, "FIRST_TRIES", 1)
     two_pass = [left(t) for t in (1, 2, 3)]

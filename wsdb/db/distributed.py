@@ -159,6 +159,7 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
     from dask.distributed import Client, LocalCluster
 
     if scheduler:
+        _refused(scheduler)
         try:
             with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
                 client = Client(scheduler, timeout="5s")
@@ -170,6 +171,31 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
         client = Client(cluster)
     client.register_plugin(NumbaSettings())
     return client
+
+
+def _refused(scheduler: str) -> None:
+    """Fail at once where nothing listens at a TCP scheduler address: Dask
+    would retry a refused connection until its timeout (5 s), saying only
+    that it timed out. Other answers (accepted, unreachable, a name that
+    does not resolve) are left to Dask's own connect."""
+    import socket
+    from urllib.parse import urlsplit
+
+    address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+    try:
+        url = urlsplit(address)
+        host, port = url.hostname, url.port
+    except ValueError:
+        return
+    if url.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except ConnectionRefusedError:
+        raise WsdbError(f"cannot reach the Dask scheduler at {scheduler!r}: nothing listens there "
+                        "(connection refused); start it first (dask scheduler) or name another") from None
+    except OSError:
+        return
 
 
 @contextmanager

@@ -28,7 +28,9 @@ from the table one state per orbit under the grid's symmetries, which
 carry paths, liftings and phase-2 distances alike. Where every path tried
 leaves only a few liftings (``solve_left``), each is solved by the solver
 instead: a solution of at most G + W - K moves serves it as a path would,
-and so does it for every state of its orbit.
+and so does it for every state of its orbit. The checks run strictest
+first: a level that passes within some distance passes within any larger
+one, so ``off`` checks in all decide how many moves come off.
 """
 from __future__ import annotations
 
@@ -118,9 +120,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     if table is not None and table.last is not None and two and height > 0 and off > 0:
         checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[np.ravel(cls)],
                                    second["worst"], tries, off, detours, solve_left)
-        witness["both_worst"] = checks[0]
-        if len(checks) > 1:
-            witness["further"] = checks[1:]
+        witness["checks"] = checks
         value -= taken
     return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
                  f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else "")
@@ -131,49 +131,52 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
 def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                distances: np.ndarray, worst: int, tries: int, off: int, detours: bool,
                solve_left: int) -> tuple[list[dict], int]:
-    """The checks of the module docstring for 1, 2, ... ``off`` moves off,
-    until one fails: (each check made, as the witness keeps it; the moves
-    that come off). The first is the deepest level against the worst case;
-    each further level is read from the table once and kept for the next."""
+    """The checks of the module docstring for ``off`` moves off, strictest
+    first: (each check made, as the witness keeps it; the moves that come
+    off). A level that passes within some distance passes within any larger
+    one, so where level G - j fails for K moves off it is checked again for
+    K - 1, and the levels above it, passed for K, hold for K - 1 as they
+    are: at most ``off`` + j checks, not one per level per move. Each level
+    below the deepest is read from the table once and kept."""
     height, levels, checks = table.height, {}, []
-    for k in range(1, off + 1):
-        for j in range(k):
-            depth, above = height - j, worst - k + j
-            t0 = time.perf_counter()
-            if depth not in levels:
-                if j == 0:   # every state, listed by the census
-                    levels[depth] = table.ranking.cell_words(table.last)
-                    if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
-                        full = np.uint64((1 << fine.ncells) - 1)
-                        levels[depth] = np.concatenate([levels[depth], ~levels[depth] & full])
-                else:
-                    with step(f"the {coarse.label} states at {depth}",
-                              f"one of each orbit under its {len(coarse.maps)} symmetries, read from the "
-                              f"census table") as st:
-                        def progress(done, size, st=st):
-                            st.status = (f"{done / size:.0%} of the table read" if done < size else
-                                         "table read; walking each state found down to the goal")
-                        levels[depth] = table.ranking.level(table.words, depth, coarse.maps, progress)
-            cells, orbits = levels[depth], j > 0
-            with step(f"the {coarse.label} states at {depth}",
-                      f"whether each way to split their merged cells has a shortest path finishing at most "
-                      f"{above} from solved") as st:
-                def checked(done, size, st=st, unit="orbits" if orbits else "states"):
-                    st.status = f"{done / size:.0%} of {size:,} {unit} checked"
-                left, liftings = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth,
-                                                 above, tries, detours, checked, solve_left)
-            check = dict(states=len(cells), tries=tries, unavoidable=left)
-            if len(liftings):
-                check["solved"] = _solved(store, fine, liftings, depth + above)
-                left -= sum(s["within"] for s in check["solved"])
-                check["left"] = left
-            check["seconds"] = round(time.perf_counter() - t0, 1)
-            if j or k > 1:
-                check |= dict(level=depth, at_most=above, orbits=orbits, moves_off=k)
-            checks.append(check)
-            if left:
-                return checks, k - 1
-    return checks, off
+    k, j = off, 0
+    while j < k:
+        depth, above = height - j, worst - k + j
+        t0 = time.perf_counter()
+        if depth not in levels:
+            if j == 0:   # every state, listed by the census
+                levels[depth] = table.ranking.cell_words(table.last)
+                if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
+                    full = np.uint64((1 << fine.ncells) - 1)
+                    levels[depth] = np.concatenate([levels[depth], ~levels[depth] & full])
+            else:
+                with step(f"the {coarse.label} states at {depth}",
+                          f"one of each orbit under its {len(coarse.maps)} symmetries, read from the "
+                          f"census table") as st:
+                    def progress(done, size, st=st):
+                        st.status = (f"{done / size:.0%} of the table read" if done < size else
+                                     "table read; walking each state found down to the goal")
+                    levels[depth] = table.ranking.level(table.words, depth, coarse.maps, progress)
+        cells, orbits = levels[depth], j > 0
+        with step(f"the {coarse.label} states at {depth}",
+                  f"whether each way to split their merged cells has a shortest path finishing at most "
+                  f"{above} from solved") as st:
+            def checked(done, size, st=st, unit="orbits" if orbits else "states"):
+                st.status = f"{done / size:.0%} of {size:,} {unit} checked"
+            left, liftings = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth,
+                                             above, tries, detours, checked, solve_left)
+        check = dict(level=depth, at_most=above, states=len(cells), orbits=orbits, tries=tries, unavoidable=left)
+        if len(liftings):
+            check["solved"] = _solved(store, fine, liftings, depth + above)
+            left -= sum(s["within"] for s in check["solved"])
+            check["left"] = left
+        check["seconds"] = round(time.perf_counter() - t0, 1)
+        checks.append(check)
+        if left:
+            k -= 1   # the same level once more, a move looser
+        else:
+            j += 1
+    return checks, k
 
 
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,

@@ -370,7 +370,9 @@ function jump(pos) {
 
 // Slide the moving half by k cells, its wrapped-round copy following it in
 // from the far side, then show the next state as the server computed it.
+// A player whose system asks for reduced motion sees each state at once.
 function animate(from, name, forward) {
+  if (matchMedia("(prefers-reduced-motion: reduce)").matches) return Promise.resolve();
   const n = S.n, h = n / 2, px = CELL_PX[n];
   const fam = name[0], k = Number(name.slice(1));
   const rowsMove = fam === "T" || fam === "B";
