@@ -55,6 +55,47 @@ def users_database_untouched():
     assert _db_folder() == before, f"the tests changed {START / 'db'}"
 
 
+#: Tests that compile the kernels the run needs after its first minutes (the
+#: solver's searches, the censuses, the merging bound's): on a checkout with
+#: none compiled, a second pytest runs them in the background at the start,
+#: so that numba's compiles (one core each, about 2.5 minutes in all) overlap
+#: the first tests instead of adding to them. Its results are not used.
+WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
+        "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
+        "tests/engine/test_engines.py", "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
+
+
+def _kernels_compiled() -> bool:
+    return os.environ.get("NUMBA_CACHE_DIR") is not None or any(Path(wsdb.__file__).parent.rglob("*.nbi"))
+
+
+def pytest_configure(config):
+    # the whole default run (no paths named), from a checkout without compiled kernels
+    warm = (not config.invocation_params.args or all(a.startswith("-") for a in config.invocation_params.args))
+    if warm and not os.environ.get("WSDB_WARM_KERNELS") and not _kernels_compiled():
+        import subprocess
+        import sys
+        import tempfile
+
+        tmp = tempfile.mkdtemp(prefix="wsdb-warm-")
+        config._wsdb_warm = (subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp}", *WARM],
+            cwd=Path(__file__).resolve().parent.parent, env=dict(os.environ, WSDB_WARM_KERNELS="1"),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), tmp)
+
+
+def pytest_unconfigure(config):
+    warm = getattr(config, "_wsdb_warm", None)
+    if warm is not None:
+        import shutil
+
+        proc, tmp = warm
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(config, items):
     # slow tests run only when -m names them (pytest -m slow), so that
     # `pytest -m "not integration"` alone is the quick inner loop
