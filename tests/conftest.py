@@ -71,7 +71,7 @@ def _kernels_compiled() -> bool:
 
 def pytest_configure(config):
     # the whole default run (no paths named), from a checkout without compiled kernels
-    warm = (not config.invocation_params.args or all(a.startswith("-") for a in config.invocation_params.args))
+    warm = config.args_source == pytest.Config.ArgsSource.TESTPATHS
     if warm and not os.environ.get("WSDB_WARM_KERNELS") and not _kernels_compiled():
         import subprocess
         import sys
