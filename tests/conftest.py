@@ -55,15 +55,13 @@ def users_database_untouched():
     assert _db_folder() == before, f"the tests changed {START / 'db'}"
 
 
-#: Tests that compile the kernels the run needs after its first seconds: on
-#: a checkout with none compiled, a second pytest runs them in the
-#: background at the start, so that numba's compiles (one core each, about
-#: 2.5 minutes in all) overlap the first tests instead of adding to them.
-#: The two-word keys' kernels come first, while the run itself compiles the
-#: one-word keys'; then the solver's searches, the censuses and the merging
-#: bound's. Its results are not used.
-WARM = ["tests/db/test_build.py::test_partial_trees_of_big_grids", "tests/solver/test_proof.py",
-        "tests/solver/test_beam.py", "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
+#: Tests that compile the kernels the run needs after its first minutes (the
+#: solver's searches, the censuses, the merging bound's): on a checkout with
+#: none compiled, a second pytest runs them in the background at the start,
+#: so that numba's compiles (one core each, about 2.5 minutes in all) overlap
+#: the first tests instead of adding to them. Its results are not used.
+WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
+        "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
         "tests/engine/test_engines.py",
         "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
 
