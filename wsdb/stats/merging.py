@@ -136,8 +136,9 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
     off). A level that passes within some distance passes within any larger
     one, so where level G - j fails for K moves off it is checked again for
     K - 1, and the levels above it, passed for K, hold for K - 1 as they
-    are: at most ``off`` + j checks, not one per level per move. Each level
-    below the deepest is read from the table once and kept."""
+    are: ``off`` checks in all (each a pass, taking j on, or a failure,
+    taking k down), not one per level per move. Each level below the
+    deepest is read from the table once and kept."""
     height, levels, checks = table.height, {}, []
     k, j = off, 0
     while j < k:
