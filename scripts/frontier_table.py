@@ -140,7 +140,8 @@ def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
         level, most = ch.get("level", first["worst"]), ch.get("at_most", second["worst"] - 1)
         what = ("no state needs both worst cases" if k == 1 and level == first["worst"] else
                 f"{k} moves off: the states at {level} within {level + most} moves")
-        states = f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
+        states = (f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
+                  + (", those the check a move stricter left" if ch.get("again") else ""))
         solved = ch.get("solved", [])
         rest = (f"; the {len(solved)} ways to split that no path serves solved one by one, in at most "
                 f"{max(x['length'] for x in solved)} moves" if solved else "")

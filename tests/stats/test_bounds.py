@@ -385,11 +385,14 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
 
     first, second = by_merging(Store.open(db), 4, 3, "12").witness["phases"]
     G, W = first["worst"], second["worst"]
-    made = []
+    made, given, still = [], [], {}
 
     def level_passes_within(table, coarse, fine, together, states, distances, cells, depth, above, *rest):
         made.append((G - depth, above))
-        return int(above < W - need[G - depth]), np.empty((0, 16), np.uint8)
+        given.append(cells)
+        fails = above < W - need[G - depth]
+        still[depth] = cells[::2] if fails else cells[:0]   # some states leave liftings
+        return int(fails), np.empty((0, 16), np.uint8), still[depth]
 
     monkeypatch.setattr(merging, "_worst_liftings", level_passes_within)
     b = merging.by_merging(Store.open(db), 4, 3, "12", off=4)
@@ -400,6 +403,43 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
     passed = [(j, a) for j, a in made if a >= W - need[j]]
     assert [j for j, _ in passed] == list(range(taken))   # each level passes once, in order
     assert all(a <= W - taken + j for j, a in passed)
+    # a level checked again a move looser is checked at the states the stricter check left, and says so
+    for i, ch in enumerate(b.witness["checks"]):
+        again = i > 0 and made[i - 1][0] == made[i][0]
+        assert ch.get("again", False) == again and ch["states"] == len(given[i])
+        if again:
+            assert np.array_equal(given[i], given[i - 1][::2])
+
+
+def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db):
+    # why a level checked again a move looser is checked only at the states the stricter check left:
+    # each lifting with a path within some distance has it within any larger one, with the same paths tried
+    import wsdb.stats.merging as merging
+    from wsdb.engine.census import subset_table
+    from wsdb.engine.engines import Engine
+
+    fine = wsdb.wrapslide(4, 3)
+    coarse, states = merging.merged_phase_states(fine, "12")
+    table = subset_table(coarse)
+    engine = Engine(fine)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
+                             return_inverse=True)
+    distances = merging._exact_distances(Store.open(db), fine, states[keep])[0][np.ravel(cls)]
+    worst, smaller = int(distances.max()), 0
+    for depth in (table.height, table.height - 1):
+        cells = table.ranking.level(table.words, depth, coarse.maps)
+        stricter = None
+        for above in range(worst - 3, worst + 1):
+            total, _, still = merging._worst_liftings(table, coarse, fine, "12", states, distances, cells, depth,
+                                                      above, 1)
+            assert (total > 0) == (len(still) > 0)
+            if stricter is not None:
+                assert set(still) <= set(stricter)
+                assert merging._worst_liftings(table, coarse, fine, "12", states, distances, stricter, depth,
+                                               above, 1)[0] == total
+                smaller += 0 < len(stricter) < len(cells)
+            stricter = still
+    assert smaller   # some check a move looser looked at fewer states than the level has
 
 
 @pytest.mark.parametrize("detours", [False, True])

@@ -316,12 +316,30 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
 @njit(cache=True, inline="always")
 def _coded_move(words, cell, want, start, P, R, last, full):
     """The first move from ``start`` on (round the move list) whose
-    neighbour is coded ``want``; -1 if none is."""
+    neighbour is coded ``want``; -1 if none is. The neighbours are looked
+    up four at a time, each load started before any is read: on a table
+    far bigger than the caches each read waits on memory, and four waits
+    overlap."""
     nmoves = P.shape[0]
-    for j in range(nmoves):
-        m = (start + j) % nmoves
-        if code_of(words, _neighbour(cell, P, R, m, last, full)) == want:
-            return m
+    for j in range(0, nmoves, 4):
+        m0, m1, m2, m3 = (start + j) % nmoves, (start + j + 1) % nmoves, (start + j + 2) % nmoves, \
+            (start + j + 3) % nmoves
+        y0 = _neighbour(cell, P, R, m0, last, full)
+        prefetch(words, y0 // FIELDS)
+        y1 = _neighbour(cell, P, R, m1, last, full)
+        prefetch(words, y1 // FIELDS)
+        y2 = _neighbour(cell, P, R, m2, last, full)
+        prefetch(words, y2 // FIELDS)
+        y3 = _neighbour(cell, P, R, m3, last, full)
+        prefetch(words, y3 // FIELDS)
+        if code_of(words, y0) == want:
+            return m0
+        if j + 1 < nmoves and code_of(words, y1) == want:
+            return m1
+        if j + 2 < nmoves and code_of(words, y2) == want:
+            return m2
+        if j + 3 < nmoves and code_of(words, y3) == want:
+            return m3
     return -1
 
 
@@ -386,148 +404,203 @@ def distances_of(words, cells, P, R, last, full):
 
 
 @njit(cache=True)
-def _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last, full, moves,
-                      path, left, perm, back, spread):
-    """:func:`unavoidable`'s shortest paths for one state: how many liftings are left, kept
-    in ``left``; -1 where a path did not end on a goal (the table is not
-    what it claims)."""
-    nleft = -1
+def _left_on_shortest(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, P, R, last, full, moves,
+                      dest, path, left, start, ends, relabel):
+    """:func:`unavoidable`'s shortest paths for one state: (how many
+    liftings are left, kept in ``left`` packed on the first path's goal;
+    that goal), the start's cells of the packed bits kept in ``start``; -1
+    where a path did not end on a goal (the table is not what it claims)."""
+    nleft, g0 = -1, -1
     for t in range(tries):
         end = descend(words, cell, depth, t, P, R, last, full, path)
         g = _goal(goals, end)
         if g < 0:
-            return -1
-        _compose(path, depth, moves, perm, back)
-        if nleft < 0:   # the liftings the first path sends into the bad arrangements
-            _spread(perm, spread)
-            for b in range(nbad[g]):
-                left[b] = _moved_bits(bad[g, b], spread)
-            nleft = nbad[g]
+            return -1, g0
+        if nleft < 0:   # the liftings the first path finishes on a bad arrangement, as those arrangements
+            _came_from(path, depth, moves, cells_of[g], start)
+            g0, nleft = g, nbad[g]
+            left[:nleft] = bad[g, :nleft]
         else:
-            nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], depth, budget)
-        if nleft == 0:
+            _carried(path, depth, dest, start, ends)
+            nleft = _still_far(left, nleft, ends, rank_of[g], relabel, far[g, 0])
+        if nleft <= 0:
             break
-    return nleft
+    return nleft, g0
 
 
 @njit(cache=True)
-def _spread(target, spread):
-    """``spread[k, b]``: where the cells of byte ``b`` of a word (cells 8k to
-    8k + 7) go when cell j goes to cell ``target[j]``, so that a word moves
-    in one look-up per byte (:func:`_moved_bits`) instead of one test per
-    cell: the liftings checked per path run to thousands."""
-    for k in range(spread.shape[0]):
-        spread[k, 0] = 0
+def _came_from(path, length, moves, cells, start):
+    """``start[r]``: the cell whose colour the first ``length`` moves of
+    ``path`` carry to cell ``cells[r]`` (a move ``p`` brings cell ``p[i]``'s
+    colour to cell i: read backwards from the last move)."""
+    for r in range(cells.shape[0]):
+        c = cells[r]
+        for q in range(length - 1, -1, -1):
+            c = moves[path[q], c]
+        start[r] = c
+
+
+@njit(cache=True)
+def _carried(path, length, dest, start, ends):
+    """``ends[r]``: the cell the first ``length`` moves of ``path`` carry
+    cell ``start[r]``'s colour to (``dest[m, c]``: where move m takes
+    cell c's colour). Only the merged cells are followed, not the grid."""
+    for r in range(start.shape[0]):
+        c = start[r]
+        for q in range(length):
+            c = dest[path[q], c]
+        ends[r] = c
+
+
+@njit(cache=True)
+def _still_far(left, nleft, ends, rank_of, relabel, far):
+    """Keep in ``left`` the liftings (arrangements packed on the first
+    path's goal: bit r stands for the start's cell that this path carries
+    to cell ``ends[r]``, packed on its goal as ``rank_of`` numbers the
+    goal's merged cells) that this path finishes on an arrangement marked
+    in the bit table ``far``: more than the budget less the path's length
+    from solved. Where many are left, each moves in one look-up per byte
+    (``relabel[k, b]``: where the bits of byte b, bits 8k to 8k + 7, go)
+    instead of one per bit set; -1 where a merged cell does not finish on
+    a merged cell."""
+    width = ends.shape[0]
+    for r in range(width):
+        if rank_of[ends[r]] < 0:
+            return -1
+    if nleft * 32 < relabel.size:   # few left: each bit set moved alone (a table costs 256 a byte)
+        kept = 0
+        for a in range(nleft):
+            x = left[a]
+            y = np.uint64(0)
+            while x:
+                y |= np.uint64(1) << np.uint64(rank_of[ends[trailing_zeros(x)]])
+                x &= x - np.uint64(1)
+            if (far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1):
+                left[kept] = left[a]
+                kept += 1
+        return kept
+    for k in range(relabel.shape[0]):
+        relabel[k, 0] = 0
         for j in range(8):
-            c = 8 * k + j
-            bit = np.uint64(1) << np.uint64(target[c]) if c < target.shape[0] else np.uint64(0)
+            r = 8 * k + j
+            bit = np.uint64(1) << np.uint64(rank_of[ends[r]]) if r < width else np.uint64(0)
             half = 1 << j
             for b in range(half):
-                spread[k, b | half] = spread[k, b] | bit
-
-
-@njit(cache=True, inline="always")
-def _moved_bits(word, spread):
-    out = np.uint64(0)
-    for k in range(spread.shape[0]):
-        out |= spread[k, (word >> np.uint64(8 * k)) & np.uint64(255)]
-    return out
-
-
-@njit(cache=True)
-def _still_far(left, nleft, perm, inverse, spread, squeeze, far, length, budget):
-    """Keep in ``left`` the liftings that a path of ``length`` moves with
-    composed move ``perm`` finishes more than ``budget`` - ``length`` from
-    solved. A lifting's first merged colour ends on cell i for each i whose
-    ``perm[i]`` it holds; ``squeeze`` packs the end's cells among the goal's
-    merged cells into an index of ``far`` (the exact distances)."""
-    for i in range(perm.shape[0]):
-        inverse[perm[i]] = i
-    _spread(inverse, spread)
+                relabel[k, b | half] = relabel[k, b] | bit
     kept = 0
     for a in range(nleft):
-        end = _moved_bits(left[a], spread)
-        if length + far[_moved_bits(end, squeeze)] > budget:
-            left[kept] = left[a]
+        x = left[a]
+        y = np.uint64(0)
+        for k in range(relabel.shape[0]):
+            y |= relabel[k, (x >> np.uint64(8 * k)) & np.uint64(255)]
+        if (far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1):
+            left[kept] = x
             kept += 1
     return kept
 
 
 @njit(cache=True, parallel=True)
-def unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full, moves):
+def unavoidable(words, cells, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
+                moves):
     """For each coarse state in ``cells`` (each exactly ``depth`` from the
     goal), how many of its liftings every one of ``tries`` shortest paths
-    leads into the bad finishing states: ``bad[g, :nbad[g]]`` are the
-    arrangements (the cells of the finer grid's first merged colour) that
-    are bad among those finishing on goal ``goals[g]``. A path's moves carry
-    the colour of cell ``perm[i]`` to cell i, so the liftings it sends into
-    a bad arrangement ``A`` are those whose first merged colour is on the
-    cells ``perm[i]``, i in A.
+    leads into the bad finishing states. A lifting is the set of cells the
+    finer grid's first merged colour holds; an arrangement on goal
+    ``goals[g]`` is packed as the bits r of the goal's merged cells
+    ``cells_of[g, r]`` (``rank_of[g, cell]`` numbers them, -1 off them) that
+    it holds; ``bad[g, :nbad[g]]`` are the packed arrangements on goal g
+    that are bad: more than the budget less ``depth`` from solved. A path's
+    moves carry the colour of cell ``p[i]`` to cell i, so the first path
+    sends into a bad arrangement the liftings on the cells its goal's
+    merged cells came from; they are kept packed as those arrangements,
+    and each later path carries those cells onto its own goal
+    (:func:`_still_far`).
 
     With ``detours``, the liftings left then try detours: a first move to a
     neighbour as far from the goal or one further, then ``tries`` shortest
     paths from there, one or two moves longer in all. A lifting is kept
-    only while every path tried, of length L, finishes on a phase-2 state
-    more than ``budget`` - L from solved: ``far[g, x]`` is the exact
-    distance of the arrangement on goal ``goals[g]`` whose cells, packed
-    among the goal's merged cells by ``squeeze[g]`` (as :func:`_spread`
-    moves them), number ``x``; ``bad`` holds those more than ``budget`` -
-    ``depth``. Zero: every lifting has a path within the budget; -1: a path
-    did not end on a goal."""
+    only while every path tried, s moves longer than ``depth``, finishes on
+    an arrangement marked in the bit table ``far[g, s]``: more than the
+    budget less its length from solved. Zero: every lifting has a path
+    within the budget; -1: a path did not end on a goal."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
+    dest = _destinations(moves)
     for s in prange(cells.shape[0]):
         left = np.empty(bad.shape[1], dtype=np.uint64)
-        out[s] = _left_on_paths(words, cells[s], depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R,
-                                last, full, moves, left)
+        start = np.empty(cells_of.shape[1], dtype=np.int64)
+        out[s] = _left_on_paths(words, cells[s], depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours,
+                                P, R, last, full, moves, dest, left, start)[0]
     return out
 
 
 @njit(cache=True)
-def left_liftings(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full,
+def _destinations(moves):
+    """``dest[m, c]``: the cell move m takes cell c's colour to."""
+    dest = np.empty_like(moves)
+    for m in range(moves.shape[0]):
+        for i in range(moves.shape[1]):
+            dest[m, moves[m, i]] = i
+    return dest
+
+
+@njit(cache=True)
+def left_liftings(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
                   moves):
     """The liftings of one coarse state that :func:`unavoidable` counts, as
     words of the cells that hold the first merged colour (empty where a
     path did not end on a goal: :func:`unavoidable` says so)."""
     left = np.empty(bad.shape[1], dtype=np.uint64)
-    nleft = _left_on_paths(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last,
-                           full, moves, left)
-    return left[:max(nleft, 0)].copy()
+    start = np.empty(cells_of.shape[1], dtype=np.int64)
+    nleft, g0 = _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
+                               last, full, moves, _destinations(moves), left, start)
+    out = np.zeros(max(nleft, 0), dtype=np.uint64)
+    for a in range(out.shape[0]):   # bit r of a packed arrangement: the start's cell start[r]
+        for r in range(start.shape[0]):
+            if (left[a] >> np.uint64(r)) & np.uint64(1):
+                out[a] |= np.uint64(1) << np.uint64(start[r])
+    return out
 
 
 @njit(cache=True)
-def _left_on_paths(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last, full,
-                   moves, left):
-    """:func:`unavoidable` for one state, its liftings left kept in ``left``."""
-    ncells = moves.shape[1]
+def _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
+                   moves, dest, left, start):
+    """:func:`unavoidable` for one state: (its liftings left, kept in
+    ``left`` packed on the first path's goal; that goal), the start's cells
+    of the packed bits kept in ``start``."""
     nmoves = P.shape[0]
     path = np.empty(depth + 2, dtype=np.int64)
-    perm = np.empty(ncells, dtype=np.int64)
-    back = np.empty(ncells, dtype=np.int64)
-    spread = np.empty((squeeze.shape[1], 256), dtype=np.uint64)
-    nleft = _left_on_shortest(words, cell, depth, tries, goals, bad, nbad, squeeze, far, budget, P, R, last,
-                              full, moves, path, left, perm, back, spread)
+    ends = np.empty(cells_of.shape[1], dtype=np.int64)
+    relabel = np.empty(((cells_of.shape[1] + 7) // 8, 256), dtype=np.uint64)
+    nleft, g0 = _left_on_shortest(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, P, R, last,
+                                  full, moves, dest, path, left, start, ends, relabel)
     if nleft <= 0 or not detours:
-        return nleft
+        return nleft, g0
     here_code = code_of(words, index_of(cell, R, last, full))
+    ys = np.empty(nmoves, dtype=np.uint64)
+    ms = np.empty(nmoves, dtype=np.int64)
+    steps = np.empty(nmoves, dtype=np.int64)
+    near = 0
     for m in range(nmoves):
-        if nleft == 0:
-            break
         y = moved(cell, P, m)
         step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
-        if step == 2:   # one nearer: a shortest path, tried above
-            continue
-        dy = depth + step
-        for t in range(tries):
-            path[0] = m
-            end = descend(words, y, dy, t, P, R, last, full, path[1:])
+        if step != 2:   # one nearer: a shortest path, tried above
+            ys[near], ms[near], steps[near] = y, m, step
+            near += 1
+    # each neighbour's first path, then each one's second...: the same
+    # paths in all, but a lifting that some detour serves is served sooner
+    for t in range(tries):
+        for i in range(near):
+            path[0] = ms[i]
+            dy = depth + steps[i]
+            end = descend(words, ys[i], dy, t, P, R, last, full, path[1:])
             g = _goal(goals, end)
             if g < 0:
-                return -1
-            _compose(path, dy + 1, moves, perm, back)
-            nleft = _still_far(left, nleft, perm, back, spread, squeeze[g], far[g], dy + 1, budget)
-            if nleft == 0:
-                break
-    return nleft
+                return -1, g0
+            _carried(path, dy + 1, dest, start, ends)
+            nleft = _still_far(left, nleft, ends, rank_of[g], relabel, far[g, steps[i] + 1])
+            if nleft <= 0:
+                return nleft, g0
+    return nleft, g0
 
 
 @njit(cache=True, inline="always")
@@ -536,20 +609,6 @@ def _goal(goals, end):
         if goals[j] == end:
             return j
     return -1
-
-
-@njit(cache=True, inline="always")
-def _compose(path, length, moves, perm, back):
-    """``perm`` of the first ``length`` moves of ``path`` together (``perm[i]``:
-    the cell whose colour reaches cell i)."""
-    for i in range(perm.shape[0]):
-        perm[i] = i
-    for q in range(length):
-        m = path[q]
-        for i in range(perm.shape[0]):
-            back[i] = perm[moves[m, i]]
-        for i in range(perm.shape[0]):
-            perm[i] = back[i]
 
 
 __all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",

@@ -131,17 +131,17 @@ class SubsetRanking:
         return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
 
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
-                    bad: np.ndarray, nbad: np.ndarray, squeeze: np.ndarray, far: np.ndarray, budget: int,
+                    cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
                     detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.unavoidable` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(words, cells, depth, tries, goals, bad, nbad, squeeze, far, budget, detours, P, R, last,
-                              full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.unavoidable(words, cells, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
+                              last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
 
-    def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray, bad: np.ndarray,
-                      nbad: np.ndarray, squeeze: np.ndarray, far: np.ndarray, budget: int,
+    def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray,
+                      cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
                       detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.left_liftings` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.left_liftings(words, np.uint64(cell), depth, tries, goals, bad, nbad, squeeze, far, budget, detours,
-                                P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.left_liftings(words, np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad, far,
+                                detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

@@ -30,7 +30,9 @@ leaves only a few liftings (``solve_left``), each is solved by the solver
 instead: a solution of at most G + W - K moves serves it as a path would,
 and so does it for every state of its orbit. The checks run strictest
 first: a level that passes within some distance passes within any larger
-one, so ``off`` checks in all decide how many moves come off.
+one, so ``off`` checks in all decide how many moves come off, and a level
+checked again a move looser is checked only at the states that the
+stricter check left liftings of.
 """
 from __future__ import annotations
 
@@ -64,6 +66,10 @@ SOLVE_LEFT = 64
 #: Paths tried in a first pass over every state checked; only the states
 #: with a lifting left are checked again with all the tries.
 FIRST_TRIES = 4
+
+#: The distance of a packed arrangement that is no phase-2 state, past any
+#: budget.
+NONE = 10_000
 
 
 def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray]:
@@ -138,7 +144,10 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
     K - 1, and the levels above it, passed for K, hold for K - 1 as they
     are: ``off`` checks in all (each a pass, taking j on, or a failure,
     taking k down), not one per level per move. Each level below the
-    deepest is read from the table once and kept."""
+    deepest is read from the table once and kept, and a level checked again
+    a move looser is checked only at the states whose liftings the stricter
+    check left: each other state has a path for each lifting within the
+    stricter distance, so within the looser one."""
     height, levels, checks = table.height, {}, []
     k, j = off, 0
     while j < k:
@@ -164,9 +173,11 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
                   f"{above} from solved") as st:
             def checked(done, size, st=st, unit="orbits" if orbits else "states"):
                 st.status = f"{done / size:.0%} of {size:,} {unit} checked"
-            left, liftings = _worst_liftings(table, coarse, fine, together, states, distances, cells, depth,
-                                             above, tries, detours, checked, solve_left)
+            left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, cells,
+                                                    depth, above, tries, detours, checked, solve_left)
         check = dict(level=depth, at_most=above, states=len(cells), orbits=orbits, tries=tries, unavoidable=left)
+        if checks and checks[-1]["level"] == depth:
+            check["again"] = True   # only the states the check a move stricter left liftings of
         if len(liftings):
             check["solved"] = _solved(store, fine, liftings, depth + above)
             left -= sum(s["within"] for s in check["solved"])
@@ -174,7 +185,8 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         check["seconds"] = round(time.perf_counter() - t0, 1)
         checks.append(check)
         if left:
-            k -= 1   # the same level once more, a move looser
+            k -= 1   # the same level once more, a move looser, at the states with liftings left
+            levels[depth] = still
         else:
             j += 1
     return checks, k
@@ -182,13 +194,15 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
 
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                     distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
-                    detours: bool = True, progress=None, listed: int = 0) -> tuple[int, np.ndarray]:
+                    detours: bool = True, progress=None,
+                    listed: int = 0) -> tuple[int, np.ndarray, np.ndarray]:
     """How many liftings of the merged grid's states ``cells`` (words, each
     at ``depth``) finish on a phase-2 state more than ``above`` from solved
     along every shortest path tried, and then (with ``detours``) along every
     path one or two moves longer tried (a detour through a neighbour as far
-    or one further), more than ``above`` less the moves added; and, where
-    they are at most ``listed``, those liftings (states of ``fine``).
+    or one further), more than ``above`` less the moves added; where they
+    are at most ``listed``, those liftings (states of ``fine``); and the
+    states of ``cells`` with a lifting left.
     ``progress`` is told (states checked, states) after each of about a
     hundred slices."""
     ranking = table.ranking
@@ -200,21 +214,22 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
     home = word(np.isin(states, picked))          # the merged cells: which goal each finishes on
-    arranged = word(states == picked[0])          # how the merged colours fill them
-    squeeze, far = _packed_distances(goals, home, arranged, distances, fine.ncells)
-    per_goal = [arranged[(home == g) & (distances > above)] for g in goals]
+    cells_of, rank_of, dense = _packed_distances(coarse.solved == 0, home, states == picked[0], distances)
+    # a path s moves longer than ``depth`` serves an arrangement within ``above`` - s of solved
+    far = np.stack([[_bits(f > above - s) for s in range(3)] for f in dense])
+    per_goal = [np.flatnonzero((f > above) & (f < NONE)).astype(np.uint64) for f in dense]
     bad = np.zeros((len(goals), max(1, max(len(b) for b in per_goal))), dtype=np.uint64)
     for g, b in enumerate(per_goal):
         bad[g, :len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
 
     def check(part, tries):
-        return ranking.unavoidable(table.words, part, depth, tries, goals, bad, nbad, squeeze, far, depth + above,
+        return ranking.unavoidable(table.words, part, depth, tries, goals, cells_of, rank_of, bad, nbad, far,
                                    detours)
 
     def check_one(cell):
-        return ranking.left_liftings(table.words, cell, depth, tries, goals, bad, nbad, squeeze, far,
-                                     depth + above, detours)
+        return ranking.left_liftings(table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far,
+                                     detours)
 
     left, kept, counted, slice_ = [], [], 0, max(1, -(-len(cells) // 100))
     for at in range(0, len(cells), slice_):
@@ -237,9 +252,9 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     if (left < 0).any():
         raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                         "is damaged (out of memory?); no bound is stored")
-    total = int(left.sum())
+    total, still = int(left.sum()), cells[left > 0]
     if not 0 < total <= listed:
-        return total, np.zeros((0, fine.ncells), dtype=np.uint8)
+        return total, np.zeros((0, fine.ncells), dtype=np.uint8), still
     rest = [k for k in range(fine.c) if k not in picked]
     liftings = []
     for cell in np.concatenate(kept):
@@ -252,7 +267,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     if len(liftings) != total:
         raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
                         "repeatable; no bound is stored")
-    return total, liftings
+    return total, liftings, still
 
 
 def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> list[dict]:
@@ -273,32 +288,34 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> li
     return out
 
 
-def _packed_distances(goals: np.ndarray, home: np.ndarray, arranged: np.ndarray, distances: np.ndarray,
-                      ncells: int) -> tuple[np.ndarray, np.ndarray]:
+def _packed_distances(merged_cells: np.ndarray, home: np.ndarray, first: np.ndarray,
+                      distances: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The phase-2 distances as a dense table per goal, for the check
-    kernel's look-ups: ``squeeze[g, k, b]`` packs the cells of byte ``b``
-    (cells 8k to 8k + 7) of an arrangement among the merged cells of goal
-    ``goals[g]`` into the low bits, and ``far[g, packed]`` is the distance
-    of the arrangement (a sentinel past any budget for none)."""
-    nbytes = -(-ncells // 8)
-    cells = np.arange(8 * nbytes)
-    squeeze = np.zeros((len(goals), nbytes, 256), dtype=np.uint64)
-    width = max(bin(int(g)).count("1") for g in goals)
-    far = np.full((len(goals), 1 << width), 10_000, dtype=np.int16)
-    byte = np.arange(256)
-    for g, goal in enumerate(goals):
-        mine = (int(goal) >> np.minimum(cells, 63)) & 1 & (cells < ncells)
-        rank = np.cumsum(mine) - mine                   # each merged cell's place among the goal's
-        for k in range(nbytes):
-            for j in range(8):
-                if mine[8 * k + j]:
-                    squeeze[g, k, (byte >> j) & 1 == 1] |= np.uint64(1 << int(rank[8 * k + j]))
-        on = home == goal
-        packed = np.zeros(int(on.sum()), dtype=np.uint64)
-        for k in range(nbytes):
-            packed |= squeeze[g, k][((arranged[on] >> np.uint64(8 * k)) & np.uint64(255)).astype(np.int64)]
-        far[g, packed.astype(np.int64)] = distances[on]
-    return squeeze, far
+    kernel's look-ups: the goals' merged cells (``merged_cells``, a mask a
+    goal), as ``cells_of[g, r]``, the r-th merged cell of goal g, and
+    ``rank_of[g, cell]``, its r (-1 off them); and ``dense[g, x]``, the
+    distance of the arrangement on goal g (``home``, a word of its merged
+    cells) whose first merged colour (``first``, a mask a state) holds the
+    cells r of the bits of x (:data:`NONE` for none)."""
+    ncells = merged_cells.shape[1]
+    cells_of = np.stack([np.flatnonzero(m) for m in merged_cells]).astype(np.int64)
+    width = cells_of.shape[1]
+    rank_of = np.full((len(merged_cells), ncells), -1, dtype=np.int64)
+    dense = np.full((len(merged_cells), 1 << width), NONE, dtype=np.int16)
+    weights = np.uint64(1) << np.arange(ncells, dtype=np.uint64)
+    bits = np.uint64(1) << np.arange(width, dtype=np.uint64)
+    for g, cells in enumerate(cells_of):
+        rank_of[g, cells] = np.arange(width)
+        on = home == (merged_cells[g] * weights).sum(dtype=np.uint64)
+        packed = (first[on][:, cells] * bits).sum(axis=1, dtype=np.uint64)
+        dense[g, packed.astype(np.int64)] = distances[on]
+    return cells_of, rank_of, dense
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """A boolean table as 64-bit words, bit i of word i // 64 for entry i."""
+    out = np.packbits(mask, bitorder="little")
+    return np.concatenate([out, np.zeros(-len(out) % 8, dtype=np.uint8)]).view(np.uint64)
 
 
 def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.ndarray, str]:
