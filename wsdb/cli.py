@@ -1121,15 +1121,22 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
               help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
                    "them one by one (as `wsdb solve` does); a solution within the bound serves them as a path "
                    "would (default 64; 0: none).")
+@click.option("--fresh", is_flag=True,
+              help="With --merge: check every slice of every level again instead of resuming from those the "
+                   "database keeps; each must agree with the one kept.")
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_compute(n, c, merge, off, tries, solve_left, db, as_json, quiet):
+def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quiet):
     """Prove and store the bounds the database allows for one grid: the
     counting bound, the exact God number of a complete tree, and the phase
     upper bound (a coarser grid's God number plus the worst exact distance
     of each later phase). Says which argument it could not make, and why.
+
+    With --merge each level checked for --off is cut into slices, kept in
+    the database as they finish: a check stopped (Ctrl-C, a kill) goes on
+    from there when the same command runs again.
 
     \b
       wsdb bounds compute --n 8 --c 3               # counting past the stored tree
@@ -1144,14 +1151,15 @@ def bounds_compute(n, c, merge, off, tries, solve_left, db, as_json, quiet):
     bd.check(n, c)
     if merge is not None:
         merged(wrapslide(n, c), merge)   # a bad --merge is refused before any work
-    elif off != 1 or tries is not None or solve_left is not None:
-        given = "--off" if off != 1 else "--tries" if tries is not None else "--solve-left"
+    elif off != 1 or tries is not None or solve_left is not None or fresh:
+        given = ("--off" if off != 1 else "--tries" if tries is not None else "--solve-left" if solve_left is not None
+                 else "--fresh")
         raise WsdbError(f"{given} belongs to the bound by merging colours: it needs --merge")
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
     if merge is not None:
         given = {k: v for k, v in dict(tries=tries, solve_left=solve_left).items() if v is not None}
-        found.append(by_merging(store, n, c, merge, off=off, **given))
+        found.append(by_merging(store, n, c, merge, off=off, fresh=fresh, **given))
     bd.record(store, found)
     for b in found:
         if as_json:

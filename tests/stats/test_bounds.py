@@ -214,6 +214,8 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
                 ["--solve-left", "5"], ["--merge", "12", "--solve-left", "-1"]):
         res = run("bounds", "compute", "--n", 4, "--c", 3, *bad, "--db", db)
         assert res.exit_code == 2 and bad[-2] in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    res = run("bounds", "compute", "--n", 4, "--c", 3, "--fresh", "--db", db)   # nothing kept to check again
+    assert res.exit_code == 2 and "--fresh" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
 
 
@@ -387,7 +389,7 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
     G, W = first["worst"], second["worst"]
     made, given, still = [], [], {}
 
-    def level_passes_within(table, coarse, fine, together, states, distances, cells, depth, above, *rest):
+    def level_passes_within(table, coarse, fine, together, states, distances, cells, depth, above, *rest, **kw):
         made.append((G - depth, above))
         given.append(cells)
         fails = above < W - need[G - depth]
@@ -440,6 +442,67 @@ def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db)
                 smaller += 0 < len(stricter) < len(cells)
             stricter = still
     assert smaller   # some check a move looser looked at fewer states than the level has
+
+
+def _without_time(checks):
+    return [{k: v for k, v in ch.items() if k not in ("seconds", "resumed")} for ch in checks]
+
+
+def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
+    import sqlite3
+
+    import wsdb.stats.merging as merging
+    from wsdb.engine.subsets import SubsetRanking
+
+    args = dict(tries=1, off=2, solve_left=0)
+    whole = by_merging(Store.open(db), 4, 3, "12", **args)   # read-only: nothing kept
+    real, parts = SubsetRanking.unavoidable, []
+
+    def stopping(self, words, part, *rest):
+        if len(parts) == 3:
+            raise KeyboardInterrupt   # a Ctrl-C during the fourth slice
+        parts.append(part.copy())
+        return real(self, words, part, *rest)
+
+    monkeypatch.setattr(SubsetRanking, "unavoidable", stopping)
+    monkeypatch.setattr(merging, "FIRST_TRIES", 1)   # one kernel call a slice: the tries are 1
+    with pytest.raises(KeyboardInterrupt):
+        by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    with sqlite3.connect(db) as conn:
+        kept = conn.execute("select level, count(*), sum(states), sum(unavoidable) from check_slices "
+                            "group by level").fetchall()
+    first = whole.witness["checks"][0]
+    assert len(kept) == 1 and kept[0][:3] == (first["level"], 3, sum(len(p) for p in parts))
+
+    parts.clear()
+    monkeypatch.setattr(SubsetRanking, "unavoidable", lambda self, words, part, *rest:
+                        parts.append(part.copy()) or real(self, words, part, *rest))
+    again = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    assert again.value == whole.value
+    assert _without_time(again.witness["checks"]) == _without_time(whole.witness["checks"])
+    assert again.witness["checks"][0]["resumed"] == 3   # the three slices kept were not checked again
+    assert sum(len(p) for p in parts) == sum(ch["states"] for ch in whole.witness["checks"]) - kept[0][2]
+    # and a third run checks nothing: every slice of every check is kept
+    parts.clear()
+    third = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    assert not parts and third.value == whole.value
+    assert [ch["resumed"] for ch in third.witness["checks"]] == [
+        -(-ch["states"] // max(1, -(-ch["states"] // 100))) for ch in whole.witness["checks"]]
+
+
+def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
+    import sqlite3
+
+    from wsdb.errors import DamagedError
+
+    args = dict(tries=1, off=1, solve_left=0)
+    whole = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    assert whole.witness["checks"][0]["unavoidable"] > 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("update check_slices set unavoidable = unavoidable + 1 where unavoidable > 0 and slice = "
+                     "(select min(slice) from check_slices where unavoidable > 0)")
+    with pytest.raises(DamagedError, match="stored with another result"):
+        by_merging(Store.open(db, write=True), 4, 3, "12", fresh=True, **args)
 
 
 @pytest.mark.parametrize("detours", [False, True])

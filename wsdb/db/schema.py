@@ -17,6 +17,9 @@ these tables describe the same one. The tables are a public interface
   upper, value, witness (a state, or phases), method, seconds, version
 * ``proof_shares`` one row per share of an IDA* bound a proof searched in
   full: the state, how bounds are cut, bound, share, answer or next bound
+* ``check_slices`` one row per slice of a moves-off check made in full:
+  the check (grid, merged colours, level, distance, scheme), slice, the
+  liftings it leaves and the states that leave them
 
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
@@ -171,6 +174,25 @@ proof_shares = sa.Table(
     sa.Column("nodes", sa.Float, nullable=False),
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("searched_at", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=False),
+)
+
+#: A long moves-off check's progress (`wsdb bounds compute --merge --off`), so that it resumes (migration 0010)
+check_slices = sa.Table(
+    "check_slices", metadata,
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("c", sa.Integer, primary_key=True),
+    sa.Column("merge", sa.Text, primary_key=True),       # the colours merged, as given
+    sa.Column("level", sa.Integer, primary_key=True),    # of the merged grid
+    sa.Column("at_most", sa.Integer, primary_key=True),  # from solved, where a path must finish
+    sa.Column("scheme", sa.Text, primary_key=True),      # the paths tried and the states checked
+    sa.Column("slices", sa.Integer, primary_key=True),   # how many the states are cut into
+    sa.Column("slice", sa.Integer, primary_key=True),
+    sa.Column("states", sa.Integer, nullable=False),
+    sa.Column("unavoidable", sa.BigInteger, nullable=False),
+    sa.Column("still", sa.LargeBinary, nullable=False),  # the states with liftings left, 8 bytes each
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("checked_at", sa.Text, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
 )
 

@@ -22,7 +22,8 @@ from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import WRAPSLIDE, bounds, builds, class_rows, classes, levels, proof_shares, puzzles, solve_runs, solves
+from .schema import (WRAPSLIDE, bounds, builds, check_slices, class_rows, classes, levels, proof_shares, puzzles,
+                     solve_runs, solves)
 from .status import builder_alive, finished, required
 
 class Store:
@@ -366,6 +367,34 @@ class Store:
             if (old.answer is None) != (row["answer"] is None):
                 raise DamagedError(f"{self.label}: share {row['share']} of {row['shares']} of bound {row['bound']} "
                                    f"for {row['state']} is stored with another result than its search gives now")
+
+    # ---- a long moves-off check's slices (wsdb bounds compute --merge --off) ----------------------
+
+    _CHECK = ("n", "c", "merge", "level", "at_most", "scheme", "slices")
+
+    def check_slice_rows(self, check: dict) -> dict[int, dict]:
+        """The slices kept of one moves-off check (``check``: n, c, merge,
+        level, at_most, scheme, slices), by slice."""
+        t = check_slices
+        stmt = sa.select(t).where(*[t.c[k] == check[k] for k in self._CHECK])
+        with self.sql.connect() as conn:
+            return {r.slice: dict(r._mapping) for r in conn.execute(stmt)}
+
+    def add_check_slice(self, row: dict) -> None:
+        """Keep one checked slice, committed at once. A slice stored already
+        (another process, or ``--fresh``) must say the same."""
+        t = check_slices
+        try:
+            with self._write() as conn:
+                conn.execute(t.insert(), [row])
+        except exc.IntegrityError:
+            key = [t.c[k] == row[k] for k in self._CHECK + ("slice",)]
+            with self.sql.connect() as conn:
+                old = conn.execute(sa.select(t.c.unavoidable, t.c.still).where(*key)).one()
+            if (old.unavoidable, bytes(old.still)) != (row["unavoidable"], row["still"]):
+                raise DamagedError(f"{self.label}: slice {row['slice']} of {row['slices']} of the check of level "
+                                   f"{row['level']} within {row['at_most']} is stored with another result than "
+                                   "the check gives now")
 
     def all_level_rows(self) -> list[dict]:
         """Every ``levels`` row of every build, in (n, c, root, depth) order."""

@@ -36,7 +36,11 @@ stricter check left liftings of.
 """
 from __future__ import annotations
 
+import hashlib
 import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import version
 
 import numpy as np
 
@@ -67,6 +71,11 @@ SOLVE_LEFT = 64
 #: with a lifting left are checked again with all the tries.
 FIRST_TRIES = 4
 
+#: How a check chooses its paths, as its kept slices name it: a change to
+#: the choice (:func:`wsdb.engine.subset_kernels.descend`) changes what a
+#: slice finds, and must change this so that no slice kept before is reused.
+PATHS = 1
+
 #: The distance of a packed arrangement that is no phase-2 state, past any
 #: budget.
 NONE = 10_000
@@ -84,13 +93,15 @@ def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray
 
 
 def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, off: int = 1,
-               detours: bool = True, solve_left: int = SOLVE_LEFT) -> Bound:
+               detours: bool = True, solve_left: int = SOLVE_LEFT, fresh: bool = False) -> Bound:
     """The two-phase upper bound of the module docstring, with its phases
     (and, where it applies, the states at the merged grid's deepest levels
     checked, for up to ``off`` moves off the sum, with ``tries`` paths from
     each state and, with ``detours``, from each neighbour as far or further;
     up to ``solve_left`` liftings that no path serves are solved one by one)
-    as the witness."""
+    as the witness. Each check keeps its slices in ``store`` (where it is
+    open for writing) as they finish and resumes from those kept, unless
+    ``fresh`` (then each is checked again and must agree)."""
     check(n, c)
     fine = wrapslide(n, c)
     t0 = time.perf_counter()
@@ -125,7 +136,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
     if table is not None and table.last is not None and two and height > 0 and off > 0:
         checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[np.ravel(cls)],
-                                   second["worst"], tries, off, detours, solve_left)
+                                   second["worst"], tries, off, detours, solve_left, fresh)
         witness["checks"] = checks
         value -= taken
     return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
@@ -136,7 +147,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
 
 def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                distances: np.ndarray, worst: int, tries: int, off: int, detours: bool,
-               solve_left: int) -> tuple[list[dict], int]:
+               solve_left: int, fresh: bool = False) -> tuple[list[dict], int]:
     """The checks of the module docstring for ``off`` moves off, strictest
     first: (each check made, as the witness keeps it; the moves that come
     off). A level that passes within some distance passes within any larger
@@ -173,9 +184,13 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
                   f"{above} from solved") as st:
             def checked(done, size, st=st, unit="orbits" if orbits else "states"):
                 st.status = f"{done / size:.0%} of {size:,} {unit} checked"
+            kept = Kept(store, dict(n=fine.n, c=fine.c, merge=together, level=depth, at_most=above,
+                                    scheme=_scheme(tries, detours, cells)), fresh) if store.writable else None
             left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, cells,
-                                                    depth, above, tries, detours, checked, solve_left)
+                                                    depth, above, tries, detours, checked, solve_left, kept)
         check = dict(level=depth, at_most=above, states=len(cells), orbits=orbits, tries=tries, unavoidable=left)
+        if kept is not None and kept.reused:
+            check["resumed"] = kept.reused   # slices kept by an earlier run, read back
         if checks and checks[-1]["level"] == depth:
             check["again"] = True   # only the states the check a move stricter left liftings of
         if len(liftings):
@@ -192,10 +207,29 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
     return checks, k
 
 
+@dataclass
+class Kept:
+    """Where a check keeps its slices (``check_slices``), so that it
+    resumes: the store, the check (n, c, merge, level, at_most, scheme),
+    whether each slice is checked again (``fresh``), and how many were read
+    back (``reused``)."""
+    store: Store
+    check: dict
+    fresh: bool = False
+    reused: int = 0
+
+
+def _scheme(tries: int, detours: bool, cells: np.ndarray) -> str:
+    """A check's paths and states, as its kept slices name them: the states
+    by their count and a digest of their words in order."""
+    digest = hashlib.blake2b(np.ascontiguousarray(cells, dtype="<u8").tobytes(), digest_size=8).hexdigest()
+    return f"tries {tries}, detours {int(detours)}, paths {PATHS}, {len(cells)} states {digest}"
+
+
 def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                     distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
-                    detours: bool = True, progress=None,
-                    listed: int = 0) -> tuple[int, np.ndarray, np.ndarray]:
+                    detours: bool = True, progress=None, listed: int = 0,
+                    kept: Kept | None = None) -> tuple[int, np.ndarray, np.ndarray]:
     """How many liftings of the merged grid's states ``cells`` (words, each
     at ``depth``) finish on a phase-2 state more than ``above`` from solved
     along every shortest path tried, and then (with ``detours``) along every
@@ -204,7 +238,8 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     are at most ``listed``, those liftings (states of ``fine``); and the
     states of ``cells`` with a lifting left.
     ``progress`` is told (states checked, states) after each of about a
-    hundred slices."""
+    hundred slices; with ``kept``, each slice is kept as it finishes and
+    one kept already is read back instead of checked."""
     ranking = table.ranking
     weights = np.uint64(1) << np.arange(fine.ncells, dtype=np.uint64)
 
@@ -231,33 +266,46 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         return ranking.left_liftings(table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far,
                                      detours)
 
-    left, kept, counted, slice_ = [], [], 0, max(1, -(-len(cells) // 100))
-    for at in range(0, len(cells), slice_):
+    slice_ = max(1, -(-len(cells) // 100))
+    slices = -(-len(cells) // slice_)
+    stored = {} if kept is None or kept.fresh else kept.store.check_slice_rows(kept.check | dict(slices=slices))
+    total, still = 0, []
+    for i, at in enumerate(range(0, len(cells), slice_)):
         part = cells[at:at + slice_]
-        # Few paths first, all of them only where some lifting is left: the
-        # paths tried with more tries include those tried with fewer, so the
-        # count is the same, and a state that needs every detour tried
-        # costs the time of hundreds that need one path.
-        here = check(part, min(tries, FIRST_TRIES))
-        again = here != 0
-        if tries > FIRST_TRIES and again.any():
-            here[again] = check(part[again], tries)
-        left.append(here)
-        counted += int(here.sum())
-        if counted <= listed:
-            kept.append(part[here > 0])
+        row = stored.get(i)
+        if row is not None and row["states"] == len(part):
+            count, here_left = row["unavoidable"], np.frombuffer(row["still"], dtype="<u8").astype(np.uint64)
+            kept.reused += 1
+        else:
+            t0 = time.perf_counter()
+            # Few paths first, all of them only where some lifting is left: the
+            # paths tried with more tries include those tried with fewer, so the
+            # count is the same, and a state that needs every detour tried
+            # costs the time of hundreds that need one path.
+            here = check(part, min(tries, FIRST_TRIES))
+            again = here != 0
+            if tries > FIRST_TRIES and again.any():
+                here[again] = check(part[again], tries)
+            if (here < 0).any():
+                raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
+                                "is damaged (out of memory?); no bound is stored")
+            count, here_left = int(here.sum()), part[here > 0]
+            if kept is not None:
+                kept.store.add_check_slice(kept.check | dict(
+                    slices=slices, slice=i, states=len(part), unavoidable=count,
+                    still=np.ascontiguousarray(here_left, dtype="<u8").tobytes(),
+                    seconds=round(time.perf_counter() - t0, 3),
+                    checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=version("wsdb")))
+        total += count
+        still.append(here_left)
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
-    left = np.concatenate(left) if left else np.zeros(0, dtype=np.int64)
-    if (left < 0).any():
-        raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
-                        "is damaged (out of memory?); no bound is stored")
-    total, still = int(left.sum()), cells[left > 0]
+    still = np.concatenate(still) if still else np.zeros(0, dtype=np.uint64)
     if not 0 < total <= listed:
         return total, np.zeros((0, fine.ncells), dtype=np.uint8), still
     rest = [k for k in range(fine.c) if k not in picked]
     liftings = []
-    for cell in np.concatenate(kept):
+    for cell in still:
         found = check_one(cell)
         s = np.full((len(found), fine.ncells), rest[0], dtype=np.uint8)
         s[:, word_cells(cell, fine.ncells)] = picked[1]
