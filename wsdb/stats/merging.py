@@ -266,6 +266,30 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         return ranking.left_liftings(table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far,
                                      detours)
 
+    total, still = _in_slices(cells, check, tries, kept, progress)
+    if not 0 < total <= listed:
+        return total, np.zeros((0, fine.ncells), dtype=np.uint8), still
+    rest = [k for k in range(fine.c) if k not in picked]
+    liftings = []
+    for cell in still:
+        found = check_one(cell)
+        s = np.full((len(found), fine.ncells), rest[0], dtype=np.uint8)
+        s[:, word_cells(cell, fine.ncells)] = picked[1]
+        s[word_cells(found, fine.ncells)] = picked[0]
+        liftings.append(s)
+    liftings = np.concatenate(liftings)
+    if len(liftings) != total:
+        raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
+                        "repeatable; no bound is stored")
+    return total, liftings, still
+
+
+def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress) -> tuple[int, np.ndarray]:
+    """``check(states, tries)`` (the liftings left per state) over ``cells``
+    in about a hundred slices: (the liftings left in all, the states that
+    leave them). With ``kept``, each slice is kept as it finishes and one
+    kept already is read back instead of checked; ``progress`` is told
+    (states checked, states) after each slice."""
     slice_ = max(1, -(-len(cells) // 100))
     slices = -(-len(cells) // slice_)
     stored = {} if kept is None or kept.fresh else kept.store.check_slice_rows(kept.check | dict(slices=slices))
@@ -301,21 +325,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells))
     still = np.concatenate(still) if still else np.zeros(0, dtype=np.uint64)
-    if not 0 < total <= listed:
-        return total, np.zeros((0, fine.ncells), dtype=np.uint8), still
-    rest = [k for k in range(fine.c) if k not in picked]
-    liftings = []
-    for cell in still:
-        found = check_one(cell)
-        s = np.full((len(found), fine.ncells), rest[0], dtype=np.uint8)
-        s[:, word_cells(cell, fine.ncells)] = picked[1]
-        s[word_cells(found, fine.ncells)] = picked[0]
-        liftings.append(s)
-    liftings = np.concatenate(liftings)
-    if len(liftings) != total:
-        raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
-                        "repeatable; no bound is stored")
-    return total, liftings, still
+    return total, still
 
 
 def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> list[dict]:
