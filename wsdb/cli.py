@@ -1049,6 +1049,11 @@ def bounds(ctx, n, c, db, as_json):
     if under_way:
         click.echo(f"\n{len(under_way)} proof{'s' * (len(under_way) > 1)} part-way through a bound: "
                    "`wsdb bounds proofs`")
+    from .stats.check_progress import kept_checks
+
+    part_way = [k for k in kept_checks(Store.open(db), n, c) if k.done < k.slices]
+    if part_way:
+        click.echo(f"\n{len(part_way)} moves-off check{'s' * (len(part_way) > 1)} part-way: `wsdb bounds checks`")
 
 
 @bounds.command("proofs")
@@ -1080,6 +1085,37 @@ def bounds_proofs(n, c, db, as_json):
                         + ": `wsdb bounds prove STATE --at-least K` keeps its shares as they finish")
     for p in proofs:
         click.echo(p.text())
+
+
+@bounds.command("checks")
+@click.option("--n", "n", type=int, default=None, help="Only this grid size.")
+@click.option("--c", "c", type=int, default=None, help="Only this number of colours.")
+@db_option
+@json_option
+@clean_errors
+def bounds_checks(n, c, db, as_json):
+    """How far each moves-off check of `wsdb bounds compute --merge ...
+    --off K` got: per level and distance, how many of its slices the
+    database keeps, the ways to split left so far, and the time left at
+    their pace. The same compute command goes on from there.
+
+    \b
+      wsdb bounds checks
+      wsdb bounds checks --n 6 --c 3 --json
+    """
+    from .db.store import Store
+    from .stats.check_progress import kept_checks
+
+    checks = kept_checks(Store.open(db), n, c)
+    if as_json:
+        for k in checks:
+            click.echo(json.dumps(k.row()))
+        return
+    if not checks:
+        raise WsdbError("no check kept" + (" for that grid" if n or c else "")
+                        + ": `wsdb bounds compute --merge COLOURS --off K` keeps its slices as they finish")
+    for k in checks:
+        click.echo(k.text())
 
 
 def _best_bounds(rows: list[dict]) -> dict[str, str]:

@@ -380,6 +380,24 @@ class Store:
         with self.sql.connect() as conn:
             return {r.slice: dict(r._mapping) for r in conn.execute(stmt)}
 
+    def check_progress(self, n: int | None = None, c: int | None = None) -> list[dict]:
+        """Per kept moves-off check (n, c, merge, level, at_most, scheme,
+        slices): how many slices are kept (done), their states, the liftings
+        they leave, their seconds and when the last was checked; by grid,
+        merge, level and distance."""
+        t = check_slices
+        cols = [t.c[k] for k in self._CHECK]
+        stmt = (sa.select(*cols, sa.func.count().label("done"), sa.func.sum(t.c.states).label("states"),
+                          sa.func.sum(t.c.unavoidable).label("unavoidable"),
+                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.checked_at).label("last"))
+                .group_by(*cols).order_by(t.c.n, t.c.c, t.c.merge, t.c.level.desc(), t.c.at_most))
+        if n is not None:
+            stmt = stmt.where(t.c.n == n)
+        if c is not None:
+            stmt = stmt.where(t.c.c == c)
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
     def add_check_slice(self, row: dict) -> None:
         """Keep one checked slice, committed at once. A slice stored already
         (another process, or ``--fresh``) must say the same."""

@@ -1,0 +1,63 @@
+"""How far each kept moves-off check got (wsdb/stats/check_progress.py,
+`wsdb bounds checks`): read back from the slices of real checks of the
+bound by merging colours on 4x4 three colours, against the witness each
+run stored."""
+import json
+import shutil
+
+import pytest
+
+from wsdb.db.store import Store
+from wsdb.stats.check_progress import kept_checks
+from wsdb.stats.merging import by_merging
+
+
+@pytest.fixture
+def db(db4, tmp_path):
+    """A copy of the 4x4 database, to keep slices in."""
+    copy = tmp_path / "w.sqlite"
+    shutil.copy(db4, copy)
+    return copy
+
+
+def test_each_check_kept_reads_back_as_its_witness_says(db):
+    assert kept_checks(Store.open(db)) == []
+    b = by_merging(Store.open(db, write=True), 4, 3, "12", tries=1, off=2, solve_left=0)
+    kept = kept_checks(Store.open(db), 4, 3)
+    made = b.witness["checks"]
+    assert len(kept) == len(made) == 2 and made[1].get("again")   # the deepest level, then again a move looser
+    for k, ch in zip(sorted(kept, key=lambda k: k.at_most), made):
+        assert (k.merge, k.level, k.at_most, k.states, k.unavoidable) == (
+            "12", ch["level"], ch["at_most"], ch["states"], ch["unavoidable"])
+        assert k.done == k.slices > 0 and k.seconds >= 0 and f"tries 1, detours 1, paths 1, {ch['states']} states" \
+            in k.scheme
+    assert kept_checks(Store.open(db), 6, 3) == []
+
+
+def test_the_commands_say_what_is_kept(db, run, monkeypatch):
+    from wsdb.engine.subsets import SubsetRanking
+
+    res = run("bounds", "checks", "--db", db)
+    assert res.exit_code == 2 and "no check kept" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    real, calls = SubsetRanking.unavoidable, []
+
+    def stopping(self, *args):
+        if len(calls) == 2:
+            raise KeyboardInterrupt   # a Ctrl-C part-way through the first check
+        calls.append(1)
+        return real(self, *args)
+
+    assert run("bounds", "compute", "--n", 4, "--c", 3, "--db", db, "-q").exit_code == 0   # some bounds to list
+    monkeypatch.setattr(SubsetRanking, "unavoidable", stopping)
+    res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--tries", 1, "--db", db, "-q")
+    assert res.exit_code != 0
+    monkeypatch.setattr(SubsetRanking, "unavoidable", real)
+    row = json.loads(run("bounds", "checks", "--db", db, "--json").output)
+    assert row["merge"] == "12" and row["done"] == 2 < row["slices"]
+    text = run("bounds", "checks", "--db", db).output
+    assert f"level {row['level']} within {row['at_most']}: 2 of {row['slices']} slices kept" in text
+    assert "1 moves-off check part-way: `wsdb bounds checks`" in run("bounds", "--db", db).output
+    # the same command goes on from there, and then nothing is part-way
+    assert run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--tries", 1, "--db", db, "-q").exit_code == 0
+    row = json.loads(run("bounds", "checks", "--db", db, "--json").output)
+    assert row["done"] == row["slices"] and "part-way" not in run("bounds", "--db", db).output
