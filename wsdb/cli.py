@@ -1147,8 +1147,9 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
 @click.option("--off", type=click.IntRange(1, 4), default=1, show_default=True, metavar="K",
               help="With --merge: try to take up to K moves off the sum, checking the merged grid's K deepest "
                    "levels (docs/frontier.md), each further down bigger: "
-                   "6x6 three colours takes about 6 minutes with K=1, 15 with K=2, and up to an hour and a half "
-                   "with K=3 (with --tries 200).")
+                   "6x6 three colours takes about 6 minutes with K=1, 15 with K=2, up to an hour and a half "
+                   "with K=3 (with --tries 200), and hours with K=4; a check stopped resumes (`wsdb bounds "
+                   "checks`).")
 @click.option("--tries", type=click.IntRange(1, 10_000), default=None, metavar="T",
               help="With --merge: shortest paths tried from each state checked (and from each detour) before "
                    "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
