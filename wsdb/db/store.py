@@ -305,6 +305,15 @@ class Store:
 
     # ---- bounds (wsdb bounds) ------------------------------------------------
 
+    def _of_grid(self, stmt, table: sa.Table, n: int | None, c: int | None) -> list[dict]:
+        """The rows of ``stmt`` (on ``table``), only grid n (where given) and c."""
+        if n is not None:
+            stmt = stmt.where(table.c.n == n)
+        if c is not None:
+            stmt = stmt.where(table.c.c == c)
+        with self.sql.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+
     def add_bound(self, row: dict) -> int:
         """Store one proven bound; its bound_id."""
         with self._write() as conn:
@@ -313,12 +322,7 @@ class Store:
     def bound_rows(self, n: int | None = None, c: int | None = None) -> list[dict]:
         """The stored bounds, by grid, kind and value."""
         stmt = sa.select(bounds).order_by(bounds.c.n, bounds.c.c, bounds.c.kind, bounds.c.value, bounds.c.bound_id)
-        if n is not None:
-            stmt = stmt.where(bounds.c.n == n)
-        if c is not None:
-            stmt = stmt.where(bounds.c.c == c)
-        with self.sql.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(stmt)]
+        return self._of_grid(stmt, bounds, n, c)
 
     # ---- a long proof's shares (wsdb bounds prove --at-least) ------------------------------
 
@@ -343,12 +347,7 @@ class Store:
                           sa.func.max(t.c.searched_at).label("last"))
                 .group_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares)
                 .order_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares))
-        if n is not None:
-            stmt = stmt.where(t.c.n == n)
-        if c is not None:
-            stmt = stmt.where(t.c.c == c)
-        with self.sql.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(stmt)]
+        return self._of_grid(stmt, t, n, c)
 
     def add_share(self, row: dict) -> None:
         """Keep one searched share, committed at once. A share stored
@@ -391,12 +390,7 @@ class Store:
                           sa.func.sum(t.c.unavoidable).label("unavoidable"),
                           sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.checked_at).label("last"))
                 .group_by(*cols).order_by(t.c.n, t.c.c, t.c.merge, t.c.level.desc(), t.c.at_most))
-        if n is not None:
-            stmt = stmt.where(t.c.n == n)
-        if c is not None:
-            stmt = stmt.where(t.c.c == c)
-        with self.sql.connect() as conn:
-            return [dict(r._mapping) for r in conn.execute(stmt)]
+        return self._of_grid(stmt, t, n, c)
 
     def add_check_slice(self, row: dict) -> None:
         """Keep one checked slice, committed at once. A slice stored already
