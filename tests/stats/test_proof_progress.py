@@ -52,7 +52,7 @@ def test_the_commands_say_what_is_kept(db, deep, run):
     res = run("bounds", "proofs", "--db", db)
     assert res.exit_code == 2 and "no proof kept" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     run("bounds", "prove", state, "--at-least", d, "--effort", 0.002, "--db", db, "-q")
-    row = json.loads(run("bounds", "proofs", "--db", db, "--json").output)
+    row = json.loads(run("bounds", "proofs", "--db", db, "--json").stdout)
     assert row["state"] == state and row["bound"] == row["at_least"] and 0 < row["done"] < row["shares"]
     text = run("bounds", "proofs", "--db", db).output
     assert f"bound {row['bound']}: {row['done']} of {row['shares']} shares kept, about " in text
