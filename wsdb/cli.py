@@ -1097,24 +1097,27 @@ def bounds_checks(n, c, db, as_json):
     """How far each moves-off check of `wsdb bounds compute --merge ...
     --off K` got: per level and distance, how many of its slices the
     database keeps, the ways to split left so far, and the time left at
-    their pace. The same compute command goes on from there.
+    their pace; then per grid, the ways to split that no path serves which
+    the checks solved one by one and kept (with --json, the lines with a
+    "solved" field). The same compute command goes on from there.
 
     \b
       wsdb bounds checks
       wsdb bounds checks --n 6 --c 3 --json
     """
     from .db.store import Store
-    from .stats.check_progress import kept_checks
+    from .stats.check_progress import kept_checks, kept_solutions
 
-    checks = kept_checks(Store.open(db), n, c)
+    store = Store.open(db)
+    kept = [*kept_checks(store, n, c), *kept_solutions(store, n, c)]
     if as_json:
-        for k in checks:
+        for k in kept:
             click.echo(json.dumps(k.row()))
         return
-    if not checks:
+    if not kept:
         raise WsdbError("no check kept" + (" for that grid" if n or c else "")
                         + ": `wsdb bounds compute --merge COLOURS --off K` keeps its slices as they finish")
-    for k in checks:
+    for k in kept:
         click.echo(k.text())
 
 

@@ -445,7 +445,7 @@ def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db)
 
 
 def _without_time(checks):
-    return [{k: v for k, v in ch.items() if k not in ("seconds", "resumed")} for ch in checks]
+    return [{k: v for k, v in ch.items() if k not in ("seconds", "resumed", "solutions_resumed")} for ch in checks]
 
 
 def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
@@ -503,6 +503,39 @@ def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
                      "(select min(slice) from check_slices where unavoidable > 0)")
     with pytest.raises(DamagedError, match="stored with another result"):
         by_merging(Store.open(db, write=True), 4, 3, "12", fresh=True, **args)
+
+
+def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypatch):
+    import sqlite3
+
+    import wsdb.solver.solve as solve
+    from wsdb.errors import DamagedError
+
+    args = dict(tries=2, solve_left=1000)
+    whole = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    solved = whole.witness["checks"][0]["solved"]
+    with sqlite3.connect(db) as conn:
+        kept = dict(conn.execute("select state, moves from check_solutions").fetchall())
+    assert kept == {s["state"]: s["moves"] for s in solved} and len(kept) > 1
+
+    asked, real = [], solve.iter_solve
+    monkeypatch.setattr(solve, "iter_solve", lambda states, **kw: asked.extend(states) or real(states, **kw))
+    again = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    assert not asked and _without_time(again.witness["checks"]) == _without_time(whole.witness["checks"])
+    assert again.witness["checks"][0]["solutions_resumed"] == len(solved) and again.value == whole.value
+
+    # a kept sequence one move short (each is optimal on 4x4, so it stops
+    # short of solved) is said, not used; --fresh solves every lifting again
+    first = solved[0]["state"]
+    with sqlite3.connect(db) as conn:
+        conn.execute("update check_solutions set moves = ?, length = length - 1 where state = ?",
+                     (" ".join(solved[0]["moves"].split()[:-1]), first))
+    with pytest.raises(DamagedError, match=f"the moves kept for {first} do not solve it"):
+        by_merging(Store.open(db, write=True), 4, 3, "12", **args)
+    fresh = by_merging(Store.open(db, write=True), 4, 3, "12", fresh=True, **args)
+    assert sorted(asked) == sorted(kept) and fresh.witness["checks"][0]["solved"] == solved
+    with sqlite3.connect(db) as conn:
+        assert dict(conn.execute("select state, moves from check_solutions").fetchall()) == kept
 
 
 @pytest.mark.parametrize("detours", [False, True])

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from wsdb.db.store import Store
-from wsdb.stats.check_progress import kept_checks
+from wsdb.stats.check_progress import kept_checks, kept_solutions
 from wsdb.stats.merging import by_merging
 
 
@@ -32,6 +32,18 @@ def test_each_check_kept_reads_back_as_its_witness_says(db):
         assert k.done == k.slices > 0 and k.seconds >= 0 and f"tries 1, detours 1, paths 1, {ch['states']} states" \
             in k.scheme
     assert kept_checks(Store.open(db), 6, 3) == []
+
+
+def test_the_liftings_solved_read_back_as_the_witness_lists_them(db, run):
+    b = by_merging(Store.open(db, write=True), 4, 3, "12", tries=2, solve_left=1000)
+    solved = b.witness["checks"][0]["solved"]
+    [kept] = kept_solutions(Store.open(db), 4, 3)
+    assert (kept.n, kept.c, kept.solved, kept.longest) == (4, 3, len(solved), max(s["length"] for s in solved))
+    assert kept_solutions(Store.open(db), 6, 3) == []
+    rows = [json.loads(line) for line in run("bounds", "checks", "--db", db, "--json").stdout.splitlines()]
+    assert [r["solved"] for r in rows if "solved" in r] == [len(solved)]
+    assert f"4x4 3 colours: {len(solved)} ways to split solved one by one and kept" in run(
+        "bounds", "checks", "--db", db).output
 
 
 def test_the_commands_say_what_is_kept(db, run, monkeypatch):

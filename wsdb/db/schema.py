@@ -20,6 +20,8 @@ these tables describe the same one. The tables are a public interface
 * ``check_slices`` one row per slice of a moves-off check made in full:
   the check (grid, merged colours, level, distance, scheme), slice, the
   liftings it leaves and the states that leave them
+* ``check_solutions`` one row per lifting a moves-off check solved one by
+  one: the state, the moves that solve it, their length
 
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
@@ -193,6 +195,19 @@ check_slices = sa.Table(
     sa.Column("still", sa.LargeBinary, nullable=False),  # the states with liftings left, 8 bytes each
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("checked_at", sa.Text, nullable=False),
+    sa.Column("version", sa.Text, nullable=False),
+)
+
+#: The liftings a moves-off check solved one by one, so that it resumes (migration 0011)
+check_solutions = sa.Table(
+    "check_solutions", metadata,
+    sa.Column("state", sa.Text, primary_key=True),       # the lifting, as `wsdb solve` reads it
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("c", sa.Integer, nullable=False),
+    sa.Column("moves", sa.Text, nullable=False),         # as `wsdb solve` prints them
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("solved_at", sa.Text, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
 )
 

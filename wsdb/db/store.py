@@ -22,8 +22,8 @@ from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import (WRAPSLIDE, bounds, builds, check_slices, class_rows, classes, levels, proof_shares, puzzles,
-                     solve_runs, solves)
+from .schema import (WRAPSLIDE, bounds, builds, check_slices, check_solutions, class_rows, classes, levels,
+                     proof_shares, puzzles, solve_runs, solves)
 from .status import builder_alive, finished, required
 
 class Store:
@@ -407,6 +407,34 @@ class Store:
                 raise DamagedError(f"{self.label}: slice {row['slice']} of {row['slices']} of the check of level "
                                    f"{row['level']} within {row['at_most']} is stored with another result than "
                                    "the check gives now")
+
+    def check_solution_rows(self, states: list[str]) -> dict[str, dict]:
+        """The kept solutions of those of ``states`` a moves-off check
+        solved already, by state."""
+        t, out = check_solutions, {}
+        with self.sql.connect() as conn:
+            for at in range(0, len(states), 500):   # bound the parameters of one IN
+                stmt = sa.select(t).where(t.c.state.in_(states[at:at + 500]))
+                out.update({r.state: dict(r._mapping) for r in conn.execute(stmt)})
+        return out
+
+    def check_solution_progress(self, n: int | None = None, c: int | None = None) -> list[dict]:
+        """Per grid: how many liftings the moves-off checks solved and kept
+        (solved), the longest solution, their seconds and when the last was
+        solved; by grid."""
+        t = check_solutions
+        stmt = (sa.select(t.c.n, t.c.c, sa.func.count().label("solved"), sa.func.max(t.c.length).label("longest"),
+                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.solved_at).label("last"))
+                .group_by(t.c.n, t.c.c).order_by(t.c.n, t.c.c))
+        return self._of_grid(stmt, t, n, c)
+
+    def keep_check_solution(self, row: dict) -> None:
+        """Keep one lifting's solution, committed at once, in place of one
+        kept before (``--fresh`` solves again)."""
+        t = check_solutions
+        with self._write() as conn:
+            conn.execute(t.delete().where(t.c.state == row["state"]))
+            conn.execute(t.insert(), [row])
 
     def all_level_rows(self) -> list[dict]:
         """Every ``levels`` row of every build, in (n, c, root, depth) order."""

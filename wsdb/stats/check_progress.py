@@ -1,8 +1,9 @@
 """How far each kept moves-off check got (`wsdb bounds checks`): the slices
 a `wsdb bounds compute --merge ... --off K` keeps as they finish
 (:mod:`wsdb.stats.merging`), read back per check as slices kept, states
-checked, liftings left so far and the time left at their pace. The same
-compute command goes on from there.
+checked, liftings left so far and the time left at their pace; and per
+grid, the liftings no path serves that its checks solved one by one and
+kept. The same compute command goes on from there.
 """
 from __future__ import annotations
 
@@ -50,3 +51,28 @@ def kept_checks(store: Store, n: int | None = None, c: int | None = None) -> lis
     """Every kept check of the (n, c) grids, by grid, merge, level (deepest
     first) and distance."""
     return [KeptCheck(**{k: r[k] for k in KeptCheck.__dataclass_fields__}) for r in store.check_progress(n, c)]
+
+
+@dataclass
+class KeptSolutions:
+    """The liftings a grid's moves-off checks solved one by one and kept
+    (``solved``), the longest solution, their seconds and the last."""
+
+    n: int
+    c: int
+    solved: int
+    longest: int
+    seconds: float
+    last: str
+
+    def row(self) -> dict:
+        return asdict(self)
+
+    def text(self) -> str:
+        return (f"{self.n}x{self.n} {self.c} colours: {self.solved:,} ways to split solved one by one and kept, "
+                f"the longest in {self.longest} moves; {self.seconds:,.0f} s kept, last {self.last[:16]}")
+
+
+def kept_solutions(store: Store, n: int | None = None, c: int | None = None) -> list[KeptSolutions]:
+    """Per grid of the (n, c) grids, the liftings its checks solved and kept."""
+    return [KeptSolutions(**r) for r in store.check_solution_progress(n, c)]

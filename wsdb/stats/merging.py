@@ -49,7 +49,7 @@ from ..db.store import Store
 from ..engine.census import census, subset_table
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
-from ..errors import WsdbError
+from ..errors import DamagedError, WsdbError
 from ..notices import step
 from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
                             wrapslide)
@@ -194,7 +194,9 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         if checks and checks[-1]["level"] == depth:
             check["again"] = True   # only the states the check a move stricter left liftings of
         if len(liftings):
-            check["solved"] = _solved(store, fine, liftings, depth + above)
+            check["solved"], reused = _solved(store, fine, liftings, depth + above, fresh)
+            if reused:
+                check["solutions_resumed"] = reused   # solved by an earlier run, replayed
             left -= sum(s["within"] for s in check["solved"])
             check["left"] = left
         check["seconds"] = round(time.perf_counter() - t0, 1)
@@ -328,22 +330,46 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
     return total, still
 
 
-def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int) -> list[dict]:
+def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int,
+            fresh: bool = False) -> tuple[list[dict], int]:
     """Each of ``liftings`` solved (``wsdb solve``), its moves replayed: a
     lifting that no path serves is served all the same by any sequence of
-    at most ``budget`` moves that solves it."""
+    at most ``budget`` moves that solves it. Where the store is open for
+    writing, each solution is kept as it is found (``check_solutions``),
+    and one kept already is replayed and used instead of solving again,
+    unless ``fresh``: (the solutions, how many were kept already)."""
     from ..puzzle.replay import replay
     from ..solver.solve import iter_solve
 
-    texts, out = state_texts(fine, liftings), []
-    with step("the liftings no path serves", f"{len(texts)} solved one by one") as st:
-        for i, sol in enumerate(iter_solve(list(texts), store=store)):
-            if not replay(texts[i], sol.moves).solved:
-                raise WsdbError(f"the moves found for {texts[i]} do not solve it; no bound is stored")
-            out.append(dict(state=texts[i], moves=" ".join(sol.moves), length=sol.length,
-                            within=sol.length <= budget))
-            st.status = f"{i + 1} of {len(texts)} solved"
-    return out
+    texts = list(state_texts(fine, liftings))
+    kept = {} if fresh or not store.writable else store.check_solution_rows(texts)
+    todo = [t for t in texts if t not in kept]
+    found = {}
+    with step("the liftings no path serves", f"{len(todo)} solved one by one"
+              + (f", {len(kept)} solved by an earlier run" if kept else "")) as st:
+        t0 = time.perf_counter()
+        for i, sol in enumerate(iter_solve(todo, store=store) if todo else ()):
+            if not replay(todo[i], sol.moves).solved:
+                raise WsdbError(f"the moves found for {todo[i]} do not solve it; no bound is stored")
+            found[todo[i]] = row = dict(
+                state=todo[i], n=fine.n, c=fine.c, moves=" ".join(sol.moves), length=sol.length,
+                seconds=round(time.perf_counter() - t0, 3),
+                solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=version("wsdb"))
+            if store.writable:
+                store.keep_check_solution(row)
+            t0 = time.perf_counter()
+            st.status = f"{i + 1} of {len(todo)} solved"
+    out = []
+    for text in texts:
+        row = found.get(text)
+        if row is None:
+            row = kept[text]
+            moves = row["moves"].split()
+            if len(moves) != row["length"] or not replay(text, moves).solved:
+                raise DamagedError(f"{store.label}: the moves kept for {text} do not solve it in "
+                                   f"{row['length']}; `--fresh` solves it again")
+        out.append(dict(state=text, moves=row["moves"], length=row["length"], within=row["length"] <= budget))
+    return out, len(kept)
 
 
 def _packed_distances(merged_cells: np.ndarray, home: np.ndarray, first: np.ndarray,
