@@ -194,7 +194,8 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         if checks and checks[-1]["level"] == depth:
             check["again"] = True   # only the states the check a move stricter left liftings of
         if len(liftings):
-            check["solved"], reused = _solved(store, fine, liftings, depth + above, fresh)
+            check["solved"], reused = _solved(store, fine, liftings, depth + above,
+                                              merged_colours(fine, together), fresh)
             if reused:
                 check["solutions_resumed"] = reused   # solved by an earlier run, replayed
             left -= sum(s["within"] for s in check["solved"])
@@ -330,11 +331,15 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
     return total, still
 
 
-def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int,
+def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picked: list[int],
             fresh: bool = False) -> tuple[list[dict], int]:
     """Each of ``liftings`` solved (``wsdb solve``), its moves replayed: a
     lifting that no path serves is served all the same by any sequence of
-    at most ``budget`` moves that solves it. Where the store is open for
+    at most ``budget`` moves that solves it. Its swap of the two merged
+    colours ``picked`` is a lifting too, solved by the same moves where the
+    goal does not tell those colours apart (Wrapslide's: each quadrant one
+    colour, whichever): each sequence found is replayed on the swap, which
+    is solved on its own only where they fail. Where the store is open for
     writing, each solution is kept as it is found (``check_solutions``),
     and one kept already is replayed and used instead of solving again,
     unless ``fresh``: (the solutions, how many were kept already)."""
@@ -342,23 +347,51 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int,
     from ..solver.solve import iter_solve
 
     texts = list(state_texts(fine, liftings))
+    swapped = liftings.copy()
+    swapped[liftings == picked[0]], swapped[liftings == picked[1]] = picked[1], picked[0]
+    partner = dict(zip(texts, state_texts(fine, swapped)))
     kept = {} if fresh or not store.writable else store.check_solution_rows(texts)
-    todo = [t for t in texts if t not in kept]
-    found = {}
-    with step("the liftings no path serves", f"{len(todo)} solved one by one"
-              + (f", {len(kept)} solved by an earlier run" if kept else "")) as st:
+    found: dict[str, dict] = {}
+
+    def keep(text, moves, length, seconds):
+        found[text] = row = dict(state=text, n=fine.n, c=fine.c, moves=moves, length=length,
+                                 seconds=round(seconds, 3),
+                                 solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                                 version=version("wsdb"))
+        if store.writable:
+            store.keep_check_solution(row)
+
+    def borrowed(text):   # its partner's moves, where they solve it
+        other = found.get(partner[text]) or kept.get(partner[text])
+        return other if other is not None and replay(text, other["moves"].split()).solved else None
+
+    def solve(states, st, done):
         t0 = time.perf_counter()
-        for i, sol in enumerate(iter_solve(todo, store=store) if todo else ()):
-            if not replay(todo[i], sol.moves).solved:
-                raise WsdbError(f"the moves found for {todo[i]} do not solve it; no bound is stored")
-            found[todo[i]] = row = dict(
-                state=todo[i], n=fine.n, c=fine.c, moves=" ".join(sol.moves), length=sol.length,
-                seconds=round(time.perf_counter() - t0, 3),
-                solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=version("wsdb"))
-            if store.writable:
-                store.keep_check_solution(row)
+        for i, sol in enumerate(iter_solve(states, store=store) if states else ()):
+            if not replay(states[i], sol.moves).solved:
+                raise WsdbError(f"the moves found for {states[i]} do not solve it; no bound is stored")
+            keep(states[i], " ".join(sol.moves), sol.length, time.perf_counter() - t0)
             t0 = time.perf_counter()
-            st.status = f"{i + 1} of {len(todo)} solved"
+            st.status = f"{done + i + 1} solved, the rest by the same moves as their swaps where those solve them"
+
+    todo = [t for t in texts if t not in kept]
+    first, chosen = [], set()
+    for t in todo:
+        if partner[t] not in chosen and partner[t] not in kept:
+            first.append(t)
+            chosen.add(t)
+    with step("the liftings no path serves", f"{len(first)} solved one by one, their {len(todo) - len(first)} "
+              "swaps by the same moves" + (f", {len(kept)} solved by an earlier run" if kept else "")) as st:
+        solve(first, st, 0)
+        rest = []
+        for t in todo:
+            if t not in found:
+                other = borrowed(t)
+                if other is None:
+                    rest.append(t)
+                else:
+                    keep(t, other["moves"], other["length"], 0.0)
+        solve(rest, st, len(first))
     out = []
     for text in texts:
         row = found.get(text)
