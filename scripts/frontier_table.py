@@ -29,7 +29,8 @@ def main() -> None:
     from wsdb.db.store import Store
     from wsdb.stats.bounds import argument
 
-    rows = Store.open(args.db).bound_rows()
+    store = Store.open(args.db)
+    rows = store.bound_rows()
     best: dict[tuple, dict] = {}
     for r in rows:
         grid = best.setdefault((r["n"], r["c"]), {})
@@ -52,10 +53,11 @@ def main() -> None:
             return str(r["value"]), said
         lv, lby = how(lo)
         hv, hby = how(hi)
-        secs = " / ".join(f"{r['seconds']:.1f}" for r in (lo, hi) if r is not None)
+        secs = " / ".join(f"{r['seconds'] + sum(_earlier(store, r).values()):.1f}" for r in (lo, hi)
+                          if r is not None)
         again = "<br>".join(f"`{r['command']}`" for r in (lo, hi) if r is not None)
         lines.append(f"| {n}x{n} {c} colours | {lv} | {lby} | {hv} | {hby} | {secs} | {again} |")
-    phases = phase_lines(best)
+    phases = phase_lines(best, store)
     print("\n".join(lines) + "\n\n" + "\n".join(phases))
     if args.write:
         from docs_tables import write
@@ -96,7 +98,42 @@ def _grid(row: str) -> tuple[int, int]:
     return int(size.split("x")[0]), int(colours)
 
 
-def phase_lines(best: dict) -> list[str]:
+def _earlier(store, r: dict) -> dict[int, float]:
+    """The seconds that earlier runs spent on the checks of bound row ``r``
+    which its own run resumed (`wsdb bounds compute --merge --off` keeps
+    each slice and each split solved as it finishes, stats/merging.py), by
+    the check's place in the witness: the kept slices and solutions dated
+    before the run began (``proven_at`` less its ``seconds``)."""
+    import sqlalchemy as sa
+    from datetime import datetime, timedelta
+
+    from wsdb.db.schema import check_slices, check_solutions
+
+    witness = json.loads(r["witness"])
+    checks = witness.get("checks", [])
+    if not any(ch.get("resumed") or ch.get("solutions_resumed") for ch in checks):
+        return {}
+    began = (datetime.fromisoformat(r["proven_at"]) - timedelta(seconds=r["seconds"])).isoformat(timespec="seconds")
+    t, u, out = check_slices, check_solutions, {}
+    with store.sql.connect() as conn:
+        for i, ch in enumerate(checks):
+            secs = 0.0
+            if ch.get("resumed"):
+                kept = conn.execute(sa.select(t.c.scheme, t.c.seconds, t.c.checked_at).where(
+                    t.c.n == r["n"], t.c.c == r["c"], t.c.merge == witness["merged"], t.c.level == ch["level"],
+                    t.c.at_most == ch["at_most"],
+                    t.c.scheme.like(f"tries {ch['tries']}, %, {ch['states']} states %"))).all()
+                scheme = max(kept, key=lambda k: k.checked_at).scheme   # where several match: the one resumed
+                secs += sum(k.seconds for k in kept if k.scheme == scheme and k.checked_at < began)
+            if ch.get("solutions_resumed"):
+                states = [x["state"] for x in ch["solved"]]
+                secs += sum(k.seconds for k in conn.execute(sa.select(u.c.seconds).where(
+                    u.c.state.in_(states), u.c.solved_at < began)))
+            out[i] = secs
+    return out
+
+
+def phase_lines(best: dict, store) -> list[str]:
     """One row per phase of each grid's best upper bound by phases."""
     out = ["| grid | upper bound | phase | its worst case | states (classes) | from | seconds |",
            "|---|---:|---|---:|---:|---|---:|"]
@@ -113,21 +150,24 @@ def phase_lines(best: dict) -> list[str]:
             secs = f"{ph['seconds']:.1f}" if "seconds" in ph else "-"
             out.append(f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
                        f"{states} | {ph['by']}{far} | {secs} |")
-        out += _off_lines(f"{n}x{n} {c} colours", witness, r["value"])
+        out += _off_lines(f"{n}x{n} {c} colours", witness, r["value"], _earlier(store, r))
     return out
 
 
-def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
+def _off_lines(grid: str, witness: dict, value: int, earlier: dict[int, float]) -> list[str]:
     """One row per check behind the moves taken off the sum of the phases
     (stats/merging.py). A witness keeps its checks in the order made,
     strictest first, and the table shows those that passed, the last with
     the moves taken off. A witness stored before that order
     (``both_worst``, ``further``: each move off in turn, its levels from the
-    deepest) says -1 at the last check of each move."""
+    deepest) says -1 at the last check of each move. A check resumed from
+    slices kept by earlier runs counts their seconds too (``earlier``)."""
     first, second = witness["phases"][0], witness["phases"][-1]
     taken = first["worst"] + second["worst"] - value
     if "checks" in witness:
         checks = [ch for ch in witness["checks"] if not ch.get("left", ch["unavoidable"])]
+        secs = [ch["seconds"] + earlier.get(i, 0.0) for i, ch in enumerate(witness["checks"])
+                if not ch.get("left", ch["unavoidable"])]
         marks = [""] * (len(checks) - 1) + [f"-{taken}"] if taken else []
         moves = [taken] * len(checks)
     else:
@@ -135,8 +175,9 @@ def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
         moves = [ch.get("moves_off", 1) for ch in checks]
         checks = [ch for ch, k in zip(checks, moves) if k <= taken]
         marks = ["-1" if i + 1 == len(checks) or moves[i + 1] != moves[i] else "" for i in range(len(checks))]
+        secs = [ch["seconds"] for ch in checks]
     out = []
-    for ch, k, mark in zip(checks, moves, marks):
+    for ch, k, mark, sec in zip(checks, moves, marks, secs):
         level, most = ch.get("level", first["worst"]), ch.get("at_most", second["worst"] - 1)
         what = ("no state needs both worst cases" if k == 1 and level == first["worst"] else
                 f"{k} moves off: the states at {level} within {level + most} moves")
@@ -145,9 +186,11 @@ def _off_lines(grid: str, witness: dict, value: int) -> list[str]:
         solved = ch.get("solved", [])
         rest = (f"; the {len(solved)} ways to split that no path serves solved one by one, in at most "
                 f"{max(x['length'] for x in solved)} moves" if solved else "")
+        if ch.get("resumed"):
+            rest += "; over more than one run, each slice kept as it finished"
         out.append(f"| {grid} | | {what} | {mark} | {states} | the first phase's states at {level}, "
                    f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
-                   f"{most} from solved, less the moves added{rest} | {ch['seconds']:.1f} |")
+                   f"{most} from solved, less the moves added{rest} | {sec:.1f} |")
     return out
 
 
