@@ -1157,7 +1157,7 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
               help="With --merge: shortest paths tried from each state checked (and from each detour) before "
                    "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
                    "cost time only on the states that need them.")
-@click.option("--solve-left", type=click.IntRange(0, 10_000), default=None, metavar="N",
+@click.option("--solve-left", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
                    "them one by one (as `wsdb solve` does); a solution within the bound serves them as a path "
                    "would (default 64; 0: none).")
