@@ -123,8 +123,9 @@ def _earlier(store, r: dict) -> dict[int, float]:
                     t.c.n == r["n"], t.c.c == r["c"], t.c.merge == witness["merged"], t.c.level == ch["level"],
                     t.c.at_most == ch["at_most"],
                     t.c.scheme.like(f"tries {ch['tries']}, %, {ch['states']} states %"))).all()
-                scheme = max(kept, key=lambda k: k.checked_at).scheme   # where several match: the one resumed
-                secs += sum(k.seconds for k in kept if k.scheme == scheme and k.checked_at < began)
+                if kept:   # where several schemes match: the one resumed
+                    scheme = max(kept, key=lambda k: k.checked_at).scheme
+                    secs += sum(k.seconds for k in kept if k.scheme == scheme and k.checked_at < began)
             if ch.get("solutions_resumed"):
                 states = [x["state"] for x in ch["solved"]]
                 secs += sum(k.seconds for k in conn.execute(sa.select(u.c.seconds).where(
@@ -165,9 +166,9 @@ def _off_lines(grid: str, witness: dict, value: int, earlier: dict[int, float]) 
     first, second = witness["phases"][0], witness["phases"][-1]
     taken = first["worst"] + second["worst"] - value
     if "checks" in witness:
-        checks = [ch for ch in witness["checks"] if not ch.get("left", ch["unavoidable"])]
-        secs = [ch["seconds"] + earlier.get(i, 0.0) for i, ch in enumerate(witness["checks"])
-                if not ch.get("left", ch["unavoidable"])]
+        passed = [(i, ch) for i, ch in enumerate(witness["checks"]) if not ch.get("left", ch["unavoidable"])]
+        checks = [ch for _, ch in passed]
+        secs = [ch["seconds"] + earlier.get(i, 0.0) for i, ch in passed]
         marks = [""] * (len(checks) - 1) + [f"-{taken}"] if taken else []
         moves = [taken] * len(checks)
     else:
