@@ -545,6 +545,30 @@ def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypa
         assert dict(conn.execute("select state, moves from check_solutions").fetchall()) == kept
 
 
+def test_a_lifting_the_beam_solves_in_too_many_moves_is_solved_again_in_full(db, monkeypatch):
+    import dataclasses
+
+    import wsdb.solver.solve as solve
+    from wsdb.puzzle.replay import replay
+
+    methods, real = [], solve.iter_solve
+
+    def padded(states, method="auto", **kw):   # the beam's answers made 20 moves longer (T2 twice is no move)
+        methods.append(method)
+        for sol in real(states, method=method, **kw):
+            yield (dataclasses.replace(sol, moves=sol.moves + ["T2", "T2"] * 10, length=sol.length + 20)
+                   if method == "beam" else sol)
+
+    monkeypatch.setattr(solve, "iter_solve", padded)
+    b = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=1000)
+    check = b.witness["checks"][0]
+    budget = check["level"] + check["at_most"]
+    assert check["left"] == 0 and check["solved"]
+    assert all(s["length"] <= budget and replay(s["state"], s["moves"].split()).solved for s in check["solved"])
+    # one beam search for the lot, then the full search for each half-pair
+    assert methods[0] == "beam" and methods[1:] == ["auto"] * (len(check["solved"]) // 2)
+
+
 @pytest.mark.parametrize("detours", [False, True])
 def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours):
     import wsdb.stats.merging as merging
