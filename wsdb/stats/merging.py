@@ -252,7 +252,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
     home = word(np.isin(states, picked))          # the merged cells: which goal each finishes on
-    cells_of, rank_of, dense = _packed_distances(coarse.solved == 0, home, states == picked[0], distances)
+    cells_of, rank_of, dense = _packed_distances(coarse.solved == 0, goals, home, states == picked[0], distances)
     # a path s moves longer than ``depth`` serves an arrangement within ``above`` - s of solved
     far = np.stack([[_bits(f > above - s) for s in range(3)] for f in dense])
     per_goal = [np.flatnonzero((f > above) & (f < NONE)).astype(np.uint64) for f in dense]
@@ -410,25 +410,25 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
     return out, len(kept)
 
 
-def _packed_distances(merged_cells: np.ndarray, home: np.ndarray, first: np.ndarray,
+def _packed_distances(merged_cells: np.ndarray, goals: np.ndarray, home: np.ndarray, first: np.ndarray,
                       distances: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The phase-2 distances as a dense table per goal, for the check
     kernel's look-ups: the goals' merged cells (``merged_cells``, a mask a
-    goal), as ``cells_of[g, r]``, the r-th merged cell of goal g, and
-    ``rank_of[g, cell]``, its r (-1 off them); and ``dense[g, x]``, the
-    distance of the arrangement on goal g (``home``, a word of its merged
-    cells) whose first merged colour (``first``, a mask a state) holds the
-    cells r of the bits of x (:data:`NONE` for none)."""
+    goal; ``goals``, the same as words), as ``cells_of[g, r]``, the r-th
+    merged cell of goal g, and ``rank_of[g, cell]``, its r (-1 off them);
+    and ``dense[g, x]``, the distance of the arrangement on goal g
+    (``home``, a word of its merged cells) whose first merged colour
+    (``first``, a mask a state) holds the cells r of the bits of x
+    (:data:`NONE` for none)."""
     ncells = merged_cells.shape[1]
     cells_of = np.stack([np.flatnonzero(m) for m in merged_cells]).astype(np.int64)
     width = cells_of.shape[1]
     rank_of = np.full((len(merged_cells), ncells), -1, dtype=np.int64)
     dense = np.full((len(merged_cells), 1 << width), NONE, dtype=np.int16)
-    weights = np.uint64(1) << np.arange(ncells, dtype=np.uint64)
     bits = np.uint64(1) << np.arange(width, dtype=np.uint64)
     for g, cells in enumerate(cells_of):
         rank_of[g, cells] = np.arange(width)
-        on = home == (merged_cells[g] * weights).sum(dtype=np.uint64)
+        on = home == goals[g]
         packed = (first[on][:, cells] * bits).sum(axis=1, dtype=np.uint64)
         dense[g, packed.astype(np.int64)] = distances[on]
     return cells_of, rank_of, dense
