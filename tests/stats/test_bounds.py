@@ -357,8 +357,16 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
     assert both["left"] == 0 and b.value == first["worst"] + second["worst"] - 1
     assert b.command.endswith("--merge 12 --tries 2 --solve-left 1000")
     # more liftings left than it may solve: none solved, no move off
-    fewer = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=len(solved) - 1)
+    from wsdb.notices import listening
+    said = []
+    with listening(said.append):
+        fewer = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=len(solved) - 1)
     assert "solved" not in fewer.witness["checks"][0] and fewer.value == b.value + 1
+    # and it says so, with the --solve-left that would have solved them
+    assert [t for t in said if "more than --solve-left" in t] == [
+        f"4x4 3-colour: level {both['level']} within {both['at_most']} leaves {len(solved)} ways to split that "
+        f"no path serves, more than --solve-left {len(solved) - 1}: checked again a move looser; the same "
+        f"command with --solve-left {len(solved)} solves them instead"]
     coarse = merged(wsdb.wrapslide(4, 3), "12")
     levels = level_states(4, coarse.solved)
     depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}

@@ -50,7 +50,7 @@ from ..engine.census import census, subset_table
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
 from ..errors import DamagedError, WsdbError
-from ..notices import step
+from ..notices import say, step
 from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
                             wrapslide)
 from ..puzzle.text import state_texts
@@ -193,6 +193,11 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
             check["resumed"] = kept.reused   # slices kept by an earlier run, read back
         if checks and checks[-1]["level"] == depth:
             check["again"] = True   # only the states the check a move stricter left liftings of
+        if left > solve_left:   # said, since the bound stored is then a move weaker than it might be
+            say(f"{fine.label}: level {depth} within {above} leaves {left:,} ways to split that no path "
+                f"serves, more than --solve-left {solve_left:,}: checked again a move looser; the same "
+                f"command with --solve-left {left} solves them instead"
+                + (" (the slices kept are read back)" if kept is not None else ""))
         if len(liftings):
             check["solved"], reused = _solved(store, fine, liftings, depth + above,
                                               merged_colours(fine, together), fresh)
