@@ -516,11 +516,11 @@ def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
 def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypatch):
     import sqlite3
 
-    import wsdb.solver.solve as solve
+    import wsdb.solver.within as within
     from wsdb.errors import DamagedError
 
-    asked, real = [], solve.iter_solve
-    monkeypatch.setattr(solve, "iter_solve", lambda states, **kw: asked.extend(states) or real(states, **kw))
+    asked, real = [], within.solve_within
+    monkeypatch.setattr(within, "solve_within", lambda states, *a, **kw: asked.extend(states) or real(states, *a, **kw))
     args = dict(tries=2, solve_left=1000)
     whole = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     solved = whole.witness["checks"][0]["solved"]
@@ -554,27 +554,30 @@ def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypa
 
 
 def test_a_lifting_the_beam_solves_in_too_many_moves_is_solved_again_in_full(db, monkeypatch):
-    import dataclasses
-
     import wsdb.solver.solve as solve
+    import wsdb.solver.within as within
     from wsdb.puzzle.replay import replay
+    from wsdb.solver.guide import Found
 
-    methods, real = [], solve.iter_solve
+    full, real_beam, real_solve = [], within.beam_search, solve.iter_solve
 
-    def padded(states, method="auto", **kw):   # the beam's answers made 20 moves longer (T2 twice is no move)
-        methods.append(method)
-        for sol in real(states, method=method, **kw):
-            yield (dataclasses.replace(sol, moves=sol.moves + ["T2", "T2"] * 10, length=sol.length + 20)
-                   if method == "beam" else sol)
+    def padded(guide, cells, width, deadline):   # the beam's answers said to be 20 moves longer
+        found, waypoints = real_beam(guide, cells, width, deadline)
+        return (Found(found.path, found.meet, found.rest + 20) if found else None), waypoints
 
-    monkeypatch.setattr(solve, "iter_solve", padded)
+    def counted(states, **kw):
+        full.append(states)
+        return real_solve(states, **kw)
+
+    monkeypatch.setattr(within, "beam_search", padded)
+    monkeypatch.setattr(within, "iter_solve", counted)
     b = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=1000)
     check = b.witness["checks"][0]
     budget = check["level"] + check["at_most"]
     assert check["left"] == 0 and check["solved"]
     assert all(s["length"] <= budget and replay(s["state"], s["moves"].split()).solved for s in check["solved"])
-    # one beam search for the lot, then the full search for each half-pair
-    assert methods[0] == "beam" and methods[1:] == ["auto"] * (len(check["solved"]) // 2)
+    # the full search for each half-pair, one state at a time
+    assert len(full) == len(check["solved"]) // 2 and all(len(s) == 1 for s in full)
 
 
 @pytest.mark.parametrize("detours", [False, True])

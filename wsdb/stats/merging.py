@@ -338,12 +338,11 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
 
 def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picked: list[int],
             fresh: bool = False) -> tuple[list[dict], int]:
-    """Each of ``liftings`` solved (``wsdb solve``), its moves replayed: a
-    lifting that no path serves is served all the same by any sequence of
-    at most ``budget`` moves that solves it. Any will do, so the beam
-    search answers first (about a fifth of the time of ``auto``, whose
-    optimal search below the beam's length only shortens a sequence), and
-    ``auto`` only where the beam's is longer than ``budget``. Its swap of the two merged
+    """Each of ``liftings`` solved, its moves replayed: a lifting that no
+    path serves is served all the same by any sequence of at most
+    ``budget`` moves that solves it. Any will do, so a narrow beam answers
+    first and the full solve only where its sequence is longer
+    (:func:`~wsdb.solver.within.solve_within`). Its swap of the two merged
     colours ``picked`` is a lifting too, solved by the same moves where the
     goal does not tell those colours apart (Wrapslide's: each quadrant one
     colour, whichever): each sequence found is replayed on the swap, which
@@ -352,7 +351,7 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
     and one kept already is replayed and used instead of solving again,
     unless ``fresh``: (the solutions, how many were kept already)."""
     from ..puzzle.replay import replay
-    from ..solver.solve import iter_solve
+    from ..solver.within import solve_within
 
     texts = list(state_texts(fine, liftings))
     swapped = liftings.copy()
@@ -375,9 +374,7 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
 
     def solve(states, st, done):
         t0 = time.perf_counter()
-        for i, sol in enumerate(iter_solve(states, store=store, method="beam") if states else ()):
-            if sol.length > budget:   # the beam's moves are too many: the full search may find fewer
-                sol = next(iter_solve([states[i]], store=store))
+        for i, sol in enumerate(solve_within(states, budget, store) if states else ()):
             if not replay(states[i], sol.moves).solved:
                 raise WsdbError(f"the moves found for {states[i]} do not solve it; no bound is stored")
             keep(states[i], " ".join(sol.moves), sol.length, time.perf_counter() - t0)
