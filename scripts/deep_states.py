@@ -26,9 +26,12 @@ state), so the neighbours of the states answered in K - 1 moves (most of
 them are at K - 1; the solver's short proof rarely finishes there) are
 solved the same way (M of them at most, one per class), their long
 answers proven, and the neighbours answered in K - 1 join the walk.
+--from STATE starts the walk at a state already proven K - 1 away.
 
     python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 17 --climb 4000
     python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 18 --source deepest --screen 5000
+    python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 19 --climb 2000 \
+        --from 131313/323232/131313/323323/131212/323323
 """
 from __future__ import annotations
 
@@ -62,12 +65,18 @@ def main() -> None:
     ap.add_argument("--tries", type=int, default=20, help="candidates proven at most")
     ap.add_argument("--climb", type=int, default=0, help="then solve at most this many neighbours of the states "
                     "answered in K - 1 moves, one per class")
+    ap.add_argument("--from", dest="start", action="append", default=[], metavar="STATE",
+                    help="climb from this state, proven K - 1 from solved (repeatable), instead of drawing states")
     args = ap.parse_args()
     k = args.at_least
     store = Store.open(args.db, write=True)
     puzzle = wrapslide(args.n, args.c)
     guide = guide_for(puzzle, store)
     t0 = time.perf_counter()
+    if args.start:
+        climb(args.start, puzzle, Prover(store, args, k, args.tries), args.climb)
+        print(f"{time.perf_counter() - t0:.0f} s in all")
+        return
     if args.source == "deepest":
         texts = deepest_combinations(puzzle, store, args.screen)
         print(f"{len(texts):,} states of deepest single colours, solving them", flush=True)
