@@ -1159,8 +1159,8 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
                    "cost time only on the states that need them.")
 @click.option("--solve-left", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
-                   "them one by one (as `wsdb solve` does); a solution within the bound serves them as a path "
-                   "would (default 64; 0: none).")
+                   "them one by one (a narrow beam first, `wsdb solve` where its answer is too long); a solution "
+                   "within the bound serves them as a path would (default 64; 0: none).")
 @click.option("--fresh", is_flag=True,
               help="With --merge: check every slice of every level again instead of resuming from those the "
                    "database keeps; each must agree with the one kept.")
