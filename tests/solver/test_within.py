@@ -1,7 +1,10 @@
 """Solutions within a budget (wsdb/solver/within.py): the narrow beam where
 its sequence fits, the full solve where it does not; every sequence real."""
 
+import pytest
+
 import wsdb
+from wsdb.errors import WsdbError
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.puzzle.replay import replay
 from wsdb.solver.within import solve_within
@@ -12,7 +15,7 @@ def _texts(c, count, seed):
 
 
 def test_the_narrow_beam_answers_within_a_loose_budget(partial4, exact_distance):
-    db, store, _ = partial4
+    store = partial4[1]
     texts = _texts(4, 8, 11)
     distance = exact_distance(4)
     answers = list(solve_within(texts, 40, store))
@@ -24,7 +27,7 @@ def test_the_narrow_beam_answers_within_a_loose_budget(partial4, exact_distance)
 
 
 def test_a_beam_sequence_past_the_budget_goes_to_the_full_solve(partial4):
-    db, store, _ = partial4
+    store = partial4[1]
     texts = _texts(4, 4, 12)
     loose = list(solve_within(texts, 40, store))
     tight = list(solve_within(texts, min(a.length for a in loose) - 1, store, width=1))
@@ -33,8 +36,5 @@ def test_a_beam_sequence_past_the_budget_goes_to_the_full_solve(partial4):
 
 
 def test_bad_states_are_refused_at_the_call(partial4):
-    import pytest
-
-    from wsdb.errors import WsdbError
     with pytest.raises(WsdbError):
         solve_within(["1234/5678"], 10, partial4[1])
