@@ -475,9 +475,8 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
             while x:
                 y |= np.uint64(1) << np.uint64(rank_of[ends[trailing_zeros(x)]])
                 x &= x - np.uint64(1)
-            if (far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1):
-                left[kept] = left[a]
-                kept += 1
+            left[kept] = left[a]   # kept where the bit is set, without a branch (see below)
+            kept += np.int64((far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1))
         return kept
     for k in range(relabel.shape[0]):
         relabel[k, 0] = 0
@@ -487,15 +486,18 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
             half = 1 << j
             for b in range(half):
                 relabel[k, b | half] = relabel[k, b] | bit
+    # Each lifting is written over the next free place and the place taken
+    # only where its bit is set: which ones are kept follows no pattern the
+    # processor can predict, and a branch on it cost twice the time (level
+    # 12's liftings are kept about one time in four, level 13's one in two).
     kept = 0
     for a in range(nleft):
         x = left[a]
         y = np.uint64(0)
         for k in range(relabel.shape[0]):
             y |= relabel[k, (x >> np.uint64(8 * k)) & np.uint64(255)]
-        if (far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1):
-            left[kept] = x
-            kept += 1
+        left[kept] = x
+        kept += np.int64((far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1))
     return kept
 
 
