@@ -94,7 +94,7 @@ def test_the_census_is_cached_beside_the_database_and_read_by_the_optimal_method
     store = Store.open(db)
     try:
         made = pair_words(wrapslide(4, 4), store)
-        assert list((tmp_path / "w.sqlite.cache").glob("pairs4-*.npy"))
+        assert list((tmp_path / "w.sqlite.cache").glob("census4x4-*-words-*.npy"))
         assert np.array_equal(made, pair_words(wrapslide(4, 4), store))   # read back
         assert guide_for(wrapslide(4, 4), store, pairs=True).has_pairs
         # cached or not, the other methods do not read it: their answers do not depend on it

@@ -29,17 +29,13 @@ from itertools import combinations
 
 import numpy as np
 
-from ..db.cache import cached_array
+from ..db.census_cache import cached_subset_table, census_cached
 from ..db.store import Store
-from ..engine.census import MAX_TABLE_BYTES, subset_table
+from ..engine.census import MAX_TABLE_BYTES
 from ..engine.subsets import SubsetRanking
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.model import merged
-
-#: The cache's stand-in for a build: the census depends on the rules alone.
-RULES = {"built_at": "1", "classes": 0}
-
 
 def partitions(puzzle: Puzzle) -> list[tuple[int, ...]]:
     """The sides (sets of colours with colour 0, half the cells in all) of
@@ -96,13 +92,9 @@ def pair_words(puzzle: Puzzle, store: Store | None) -> np.ndarray | None:
     if not sides or store is None:
         return None
     grid = coarse(puzzle, sides[0])
-    name = f"pairs{puzzle.n}"
-
-    def make() -> np.ndarray:
-        with step(f"the census of {grid.title} for the pair bound", "once per database, about 5 min on 6x6") as st:
-            def progress(level, _seconds) -> None:
-                st.status = f"{level.states:,} states at distance {level.depth}"
-            table = subset_table(grid, progress)
-        return table.words
-
-    return cached_array(store.path, name, RULES, make, mmap=True)
+    if census_cached(store, grid):
+        return cached_subset_table(store, grid).words
+    with step(f"the census of {grid.title} for the pair bound", "once per database, about 5 min on 6x6") as st:
+        def progress(level, _seconds) -> None:
+            st.status = f"{level.states:,} states at distance {level.depth}"
+        return cached_subset_table(store, grid, progress).words

@@ -46,7 +46,8 @@ import numpy as np
 
 from ..db.lookup import lookup_grid
 from ..db.store import Store
-from ..engine.census import census, subset_table
+from ..db.census_cache import cached_level, cached_subset_table
+from ..engine.census import census
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
 from ..errors import DamagedError, WsdbError
@@ -111,9 +112,10 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     t0 = time.perf_counter()
     coarse, states = merged_phase_states(fine, together)
     table = None
-    with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states"):
+    with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states (kept beside the "
+              "database and read from there the next time)") as st:
         if coarse.c == 2:
-            table = subset_table(coarse)
+            table = cached_subset_table(store, coarse, _census_progress(st))
             height, total, method = table.height, sum(table.states), "ranked"
             far = table.ranking.unrank(table.last[:1]) if table.last is not None else None
         else:
@@ -149,6 +151,13 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
                  + (f" --solve-left {solve_left}" if solve_left != SOLVE_LEFT else ""))
 
 
+def _census_progress(st):
+    """Tell the step ``st`` each level the census finds."""
+    def progress(level, _seconds) -> None:
+        st.status = f"{level.states:,} states at distance {level.depth}"
+    return progress
+
+
 def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
                distances: np.ndarray, worst: int, tries: int, off: int, detours: bool,
                solve_left: int, fresh: bool = False) -> tuple[list[dict], int]:
@@ -181,7 +190,7 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
                     def progress(done, size, st=st):
                         st.status = (f"{done / size:.0%} of the table read" if done < size else
                                      "table read; walking each state found down to the goal")
-                    levels[depth] = table.ranking.level(table.words, depth, coarse.maps, progress)
+                    levels[depth] = cached_level(store, coarse, table, depth, progress)
         cells, orbits = levels[depth], j > 0
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
