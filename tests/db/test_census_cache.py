@@ -55,6 +55,16 @@ def test_a_cached_census_that_does_not_fit_is_refused(store, tmp_path):
     np.save(words, np.zeros(3, dtype=np.uint64))
     with pytest.raises(DamagedError, match="does not fit"):
         cached_subset_table(store, grid)
+    words.write_bytes(b"\x93NUMPY")   # cut short
+    with pytest.raises(DamagedError, match="cannot be read"):
+        cached_subset_table(store, grid)
+    words.unlink()   # made again
+    table = cached_subset_table(store, grid)
+    level = cached_level(store, grid, table, 3)
+    next((tmp_path / "w.sqlite.cache").glob("census*-level3-*.npy")).write_bytes(b"\x93NUMPY")
+    with pytest.raises(DamagedError, match="level 3 .* cannot be read"):
+        cached_level(store, grid, table, 3)
+    assert len(level)
 
 
 def test_without_a_database_file_it_is_only_made(tmp_path, monkeypatch):

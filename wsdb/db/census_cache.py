@@ -12,6 +12,7 @@ rules, and read back (memory-mapped) by every later run on that database.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 import numpy as np
@@ -74,12 +75,20 @@ def cached_subset_table(store, grid: Puzzle, progress=None) -> SubsetTable:
             return np.array([-1] if table.last is None else table.last, dtype=np.int64)
         return run
 
-    if path is not None and not census_cached(store, grid):
+    existed = path is not None and census_cached(store, grid)
+    if path is not None and not existed:
         for p in parts.values():   # one census makes all three: none is kept from an older one
-            p.unlink(missing_ok=True)
-    words = cached_array(path, _name(grid, "words"), RULES, make("words"), mmap=True)
-    states = cached_array(path, _name(grid, "states"), RULES, make("states"))
-    last = cached_array(path, _name(grid, "last"), RULES, make("last"))
+            with contextlib.suppress(OSError):   # read-only media: the cache is only a speed-up
+                p.unlink(missing_ok=True)
+    try:
+        words = cached_array(path, _name(grid, "words"), RULES, make("words"), mmap=True)
+        states = cached_array(path, _name(grid, "states"), RULES, make("states"))
+        last = cached_array(path, _name(grid, "last"), RULES, make("last"))
+    except (ValueError, EOFError) as e:   # a file cut short or overwritten: np.load cannot read it
+        if not existed:
+            raise
+        raise DamagedError(f"the census of {grid.label} cached at {parts['words'].parent} cannot be read ({e}); "
+                           "delete its census files and it is made again") from None
     ranking = SubsetRanking.of(grid)
     if words.shape != (-(-ranking.size // FIELDS),):
         raise DamagedError(f"the census of {grid.label} cached at {parts['words']} does not fit the grid; "
@@ -91,5 +100,14 @@ def cached_level(store, grid: Puzzle, table: SubsetTable, depth: int, progress=N
     """:meth:`~wsdb.engine.subsets.SubsetRanking.level` of ``table`` (one
     state per orbit under the grid's symmetries, at ``depth``), saved beside
     ``store``'s database the first time."""
-    return cached_array(store.path, _name(grid, f"level{depth}"), RULES,
-                        lambda: table.ranking.level(table.words, depth, grid.maps, progress))
+    name = _name(grid, f"level{depth}")
+    where = cache_file(store.path, name, RULES)
+    existed = where is not None and where.exists()
+    try:
+        return cached_array(store.path, name, RULES,
+                            lambda: table.ranking.level(table.words, depth, grid.maps, progress))
+    except (ValueError, EOFError) as e:
+        if not existed:
+            raise
+        raise DamagedError(f"the level {depth} of {grid.label} cached at {where} cannot be read ({e}); "
+                           "delete the file and it is read from the census again") from None
