@@ -13,6 +13,7 @@ rules, and read back (memory-mapped) by every later run on that database.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 
 import numpy as np
@@ -40,14 +41,17 @@ def rules_digest(grid: Puzzle) -> str:
     return h.hexdigest()
 
 
-def _name(grid: Puzzle, what: str) -> str:
-    return f"census{grid.n}x{grid.ncells // grid.n}-{rules_digest(grid)}-{what}"
+def _names(grid: Puzzle) -> dict[str, str]:
+    """The cache names of the census of ``grid`` (its words, states per
+    distance and deepest level's indices) and the prefix of its levels'."""
+    stem = f"census{grid.n}x{grid.ncells // grid.n}-{rules_digest(grid)}"
+    return {what: f"{stem}-{what}" for what in ("words", "states", "last", "level")}
 
 
 def _parts(store, grid: Puzzle) -> dict:
     """Where the census of ``grid`` is cached beside ``store``'s database
     (None each without a file)."""
-    return {what: cache_file(store.path, _name(grid, what), RULES) for what in ("words", "states", "last")}
+    return {what: cache_file(store.path, name, RULES) for what, name in _names(grid).items() if what != "level"}
 
 
 def census_cached(store, grid: Puzzle) -> bool:
@@ -55,43 +59,46 @@ def census_cached(store, grid: Puzzle) -> bool:
     return all(p is not None and p.exists() for p in _parts(store, grid).values())
 
 
+def census_progress(st):
+    """A census ``progress`` that tells the step ``st`` each level found."""
+    def progress(level, _seconds) -> None:
+        st.status = f"{level.states:,} states at distance {level.depth}"
+    return progress
+
+
+def _cached(store, name: str, what: str, make, mmap: bool = False) -> np.ndarray:
+    """:func:`~.cache.cached_array` under this module's names; a cached file
+    that cannot be read (cut short or overwritten) is one line naming it."""
+    where = cache_file(store.path, name, RULES)
+    existed = where is not None and where.exists()
+    try:
+        return cached_array(store.path, name, RULES, make, mmap=mmap)
+    except (ValueError, EOFError) as e:
+        if not existed:
+            raise
+        raise DamagedError(f"{what} cached at {where} cannot be read ({e}); delete the file and it is "
+                           "made again") from None
+
+
 def cached_subset_table(store, grid: Puzzle, progress=None) -> SubsetTable:
     """The census of ``grid`` (:func:`~wsdb.engine.census.subset_table`),
     read from beside ``store``'s database where an earlier run saved it, else
     made and saved (the table, the states per distance, the deepest level's
     indices). Without a database file (in memory) it is only made."""
-    path, parts = store.path, _parts(store, grid)
-    made: list[SubsetTable] = []
-
-    def make(what):
-        def run():
-            if not made:
-                made.append(subset_table(grid, progress))
-            table = made[0]
-            if what == "words":
-                return table.words
-            if what == "states":
-                return np.array(table.states, dtype=np.int64)
-            return np.array([-1] if table.last is None else table.last, dtype=np.int64)
-        return run
-
-    existed = path is not None and census_cached(store, grid)
-    if path is not None and not existed:
-        for p in parts.values():   # one census makes all three: none is kept from an older one
+    names, parts = _names(grid), _parts(store, grid)
+    census = functools.cache(lambda: subset_table(grid, progress))   # one census makes all three
+    if store.path is not None and not census_cached(store, grid):
+        for p in parts.values():   # none is kept from an older census
             with contextlib.suppress(OSError):   # read-only media: the cache is only a speed-up
                 p.unlink(missing_ok=True)
-    try:
-        words = cached_array(path, _name(grid, "words"), RULES, make("words"), mmap=True)
-        states = cached_array(path, _name(grid, "states"), RULES, make("states"))
-        last = cached_array(path, _name(grid, "last"), RULES, make("last"))
-    except (ValueError, EOFError) as e:   # a file cut short or overwritten: np.load cannot read it
-        if not existed:
-            raise
-        raise DamagedError(f"the census of {grid.label} cached at {parts['words'].parent} cannot be read ({e}); "
-                           "delete its census files and it is made again") from None
+    what = f"the census of {grid.label}"
+    words = _cached(store, names["words"], what, lambda: census().words, mmap=True)
+    states = _cached(store, names["states"], what, lambda: np.array(census().states, dtype=np.int64))
+    last = _cached(store, names["last"], what,
+                   lambda: np.array([-1] if census().last is None else census().last, dtype=np.int64))
     ranking = SubsetRanking.of(grid)
     if words.shape != (-(-ranking.size // FIELDS),):
-        raise DamagedError(f"the census of {grid.label} cached at {parts['words']} does not fit the grid; "
+        raise DamagedError(f"{what} cached at {parts['words']} does not fit the grid; "
                            "delete the file and it is made again")
     return SubsetTable(ranking, words, [int(s) for s in states], None if list(last[:1]) == [-1] else last)
 
@@ -100,14 +107,5 @@ def cached_level(store, grid: Puzzle, table: SubsetTable, depth: int, progress=N
     """:meth:`~wsdb.engine.subsets.SubsetRanking.level` of ``table`` (one
     state per orbit under the grid's symmetries, at ``depth``), saved beside
     ``store``'s database the first time."""
-    name = _name(grid, f"level{depth}")
-    where = cache_file(store.path, name, RULES)
-    existed = where is not None and where.exists()
-    try:
-        return cached_array(store.path, name, RULES,
-                            lambda: table.ranking.level(table.words, depth, grid.maps, progress))
-    except (ValueError, EOFError) as e:
-        if not existed:
-            raise
-        raise DamagedError(f"the level {depth} of {grid.label} cached at {where} cannot be read ({e}); "
-                           "delete the file and it is read from the census again") from None
+    return _cached(store, f"{_names(grid)['level']}{depth}", f"the level {depth} of {grid.label}",
+                   lambda: table.ranking.level(table.words, depth, grid.maps, progress))

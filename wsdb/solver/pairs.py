@@ -29,13 +29,14 @@ from itertools import combinations
 
 import numpy as np
 
-from ..db.census_cache import cached_subset_table, census_cached
+from ..db.census_cache import cached_subset_table, census_cached, census_progress
 from ..db.store import Store
 from ..engine.census import MAX_TABLE_BYTES
 from ..engine.subsets import SubsetRanking
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.model import merged
+
 
 def partitions(puzzle: Puzzle) -> list[tuple[int, ...]]:
     """The sides (sets of colours with colour 0, half the cells in all) of
@@ -95,6 +96,4 @@ def pair_words(puzzle: Puzzle, store: Store | None) -> np.ndarray | None:
     if census_cached(store, grid):
         return cached_subset_table(store, grid).words
     with step(f"the census of {grid.title} for the pair bound", "once per database, about 5 min on 6x6") as st:
-        def progress(level, _seconds) -> None:
-            st.status = f"{level.states:,} states at distance {level.depth}"
-        return cached_subset_table(store, grid, progress).words
+        return cached_subset_table(store, grid, census_progress(st)).words

@@ -46,7 +46,7 @@ import numpy as np
 
 from ..db.lookup import lookup_grid
 from ..db.store import Store
-from ..db.census_cache import cached_level, cached_subset_table
+from ..db.census_cache import cached_level, cached_subset_table, census_progress
 from ..engine.census import census
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
@@ -115,7 +115,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states (kept beside the "
               "database and read from there the next time)") as st:
         if coarse.c == 2:
-            table = cached_subset_table(store, coarse, _census_progress(st))
+            table = cached_subset_table(store, coarse, census_progress(st))
             height, total, method = table.height, sum(table.states), "ranked"
             far = table.ranking.unrank(table.last[:1]) if table.last is not None else None
         else:
@@ -149,13 +149,6 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
                  f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else "")
                  + (f" --tries {tries}" if tries != TRIES else "")
                  + (f" --solve-left {solve_left}" if solve_left != SOLVE_LEFT else ""))
-
-
-def _census_progress(st):
-    """Tell the step ``st`` each level the census finds."""
-    def progress(level, _seconds) -> None:
-        st.status = f"{level.states:,} states at distance {level.depth}"
-    return progress
 
 
 def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
