@@ -595,6 +595,47 @@ def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours
     assert two_pass[0] > 0   # the first pass leaves liftings for the second to look at
 
 
+def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_walks(db, monkeypatch):
+    # the first pass walks `shortest` shortest paths, then the detours, then the other shortest paths: the
+    # liftings left are those every path leaves, whatever the order; only the paths walked change
+    import wsdb.stats.merging as merging
+    from wsdb.engine.census import subset_table
+    from wsdb.engine.engines import Engine
+    from wsdb.engine.subsets import SubsetRanking
+
+    fine = wsdb.wrapslide(4, 3)
+    coarse, states = merging.merged_phase_states(fine, "12")
+    table = subset_table(coarse)
+    engine = Engine(fine)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
+                             return_inverse=True)
+    distances = merging._exact_distances(Store.open(db), fine, states[keep])[0][np.ravel(cls)]
+    worst, real, calls, tries = int(distances.max()), SubsetRanking.unavoidable, [], 6
+    monkeypatch.setattr(SubsetRanking, "unavoidable", lambda self, *a: calls.append(a) or real(self, *a))
+    varied = left_some = 0
+    for depth in (table.height, table.height - 1):
+        cells = table.ranking.level(table.words, depth, coarse.maps)
+        for above in range(worst - 3, worst + 1):
+            calls.clear()
+            merging._worst_liftings(table, coarse, fine, "12", states, distances, cells, depth, above, tries)
+            words, _, _, _, _, *rest = calls[-1]
+            runs = {s: real(table.ranking, words, cells, depth, tries, s, *rest) for s in range(1, tries + 1)}
+            for s, (left, walks) in runs.items():
+                assert np.array_equal(left, runs[tries][0])
+                assert (walks >= 1).all()
+                assert np.array_equal(walks[left > 0], runs[tries][1][left > 0])   # every path, in any order
+            walked = {s: int(walks.sum()) for s, (_, walks) in runs.items()}
+            varied += len(set(walked.values())) > 1
+            left_some += int((runs[tries][0] > 0).any())
+
+            def check(part, t, s):
+                return real(table.ranking, words, part, depth, t, s, *rest)
+
+            best = merging._fewest_walks(cells, check, tries)
+            assert walked[best] == min(walked.values())   # the level is smaller than the pilot: all of it
+    assert varied and left_some   # the order matters to the walks somewhere, and some liftings are left
+
+
 def test_tries_default_is_the_one_help_names(run):
     from wsdb.stats.merging import SOLVE_LEFT, TRIES
 

@@ -404,18 +404,19 @@ def distances_of(words, cells, P, R, last, full):
 
 
 @njit(cache=True)
-def _left_on_shortest(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, P, R, last, full, moves,
-                      dest, path, left, start, ends, relabel):
-    """:func:`unavoidable`'s shortest paths for one state: (how many
-    liftings are left, kept in ``left`` packed on the first path's goal;
-    that goal), the start's cells of the packed bits kept in ``start``; -1
-    where a path did not end on a goal (the table is not what it claims)."""
-    nleft, g0 = -1, -1
-    for t in range(tries):
+def _left_on_shortest(words, cell, depth, t0, t1, nleft, g0, goals, cells_of, rank_of, bad, nbad, far, P, R, last,
+                      full, moves, dest, path, left, start, ends, relabel):
+    """:func:`unavoidable`'s shortest paths ``t0`` to ``t1 - 1`` for one
+    state, ``nleft`` liftings left before them (-1 before the first path):
+    (how many liftings are left, kept in ``left`` packed on the first
+    path's goal; that goal ``g0``; the paths walked), the start's cells of
+    the packed bits kept in ``start``; -1 where a path did not end on a
+    goal (the table is not what it claims)."""
+    for t in range(t0, t1):
         end = descend(words, cell, depth, t, P, R, last, full, path)
         g = _goal(goals, end)
         if g < 0:
-            return -1, g0
+            return -1, g0, t + 1 - t0
         if nleft < 0:   # the liftings the first path finishes on a bad arrangement, as those arrangements
             _came_from(path, depth, moves, cells_of[g], start)
             g0, nleft = g, nbad[g]
@@ -424,8 +425,8 @@ def _left_on_shortest(words, cell, depth, tries, goals, cells_of, rank_of, bad, 
             _carried(path, depth, dest, start, ends)
             nleft = _still_far(left, nleft, ends, rank_of[g], relabel, far[g, 0])
         if nleft <= 0:
-            break
-    return nleft, g0
+            return nleft, g0, t + 1 - t0
+    return nleft, g0, t1 - t0
 
 
 @njit(cache=True)
@@ -502,8 +503,8 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
 
 
 @njit(cache=True, parallel=True)
-def unavoidable(words, cells, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
-                moves):
+def unavoidable(words, cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last,
+                full, moves):
     """For each coarse state in ``cells`` (each exactly ``depth`` from the
     goal), how many of its liftings every one of ``tries`` shortest paths
     leads into the bad finishing states. A lifting is the set of cells the
@@ -524,15 +525,22 @@ def unavoidable(words, cells, depth, tries, goals, cells_of, rank_of, bad, nbad,
     only while every path tried, s moves longer than ``depth``, finishes on
     an arrangement marked in the bit table ``far[g, s]``: more than the
     budget less its length from solved. Zero: every lifting has a path
-    within the budget; -1: a path did not end on a goal."""
+    within the budget; -1: a path did not end on a goal.
+
+    The paths are the same in any order, and so is what they leave (the
+    liftings every one of them finishes far); the order decides only how
+    soon a state is served. With detours, the first ``shortest`` shortest
+    paths are walked, then the detours, then the other shortest paths.
+    Returns (the liftings left, the paths walked) per state."""
     out = np.zeros(cells.shape[0], dtype=np.int64)
+    walks = np.zeros(cells.shape[0], dtype=np.int64)
     dest = _destinations(moves)
     for s in prange(cells.shape[0]):
         left = np.empty(bad.shape[1], dtype=np.uint64)
         start = np.empty(cells_of.shape[1], dtype=np.int64)
-        out[s] = _left_on_paths(words, cells[s], depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours,
-                                P, R, last, full, moves, dest, left, start)[0]
-    return out
+        out[s], _, walks[s] = _left_on_paths(words, cells[s], depth, tries, shortest, goals, cells_of, rank_of, bad,
+                                             nbad, far, detours, P, R, last, full, moves, dest, left, start)
+    return out, walks
 
 
 @njit(cache=True)
@@ -553,8 +561,8 @@ def left_liftings(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad
     path did not end on a goal: :func:`unavoidable` says so)."""
     left = np.empty(bad.shape[1], dtype=np.uint64)
     start = np.empty(cells_of.shape[1], dtype=np.int64)
-    nleft, g0 = _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
-                               last, full, moves, _destinations(moves), left, start)
+    nleft, g0, _ = _left_on_paths(words, cell, depth, tries, tries, goals, cells_of, rank_of, bad, nbad, far, detours,
+                                  P, R, last, full, moves, _destinations(moves), left, start)
     out = np.zeros(max(nleft, 0), dtype=np.uint64)
     for a in range(out.shape[0]):   # bit r of a packed arrangement: the start's cell start[r]
         for r in range(start.shape[0]):
@@ -564,19 +572,20 @@ def left_liftings(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad
 
 
 @njit(cache=True)
-def _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
-                   moves, dest, left, start):
+def _left_on_paths(words, cell, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
+                   last, full, moves, dest, left, start):
     """:func:`unavoidable` for one state: (its liftings left, kept in
-    ``left`` packed on the first path's goal; that goal), the start's cells
-    of the packed bits kept in ``start``."""
+    ``left`` packed on the first path's goal; that goal; the paths
+    walked), the start's cells of the packed bits kept in ``start``."""
     nmoves = P.shape[0]
     path = np.empty(depth + 2, dtype=np.int64)
     ends = np.empty(cells_of.shape[1], dtype=np.int64)
     relabel = np.empty(((cells_of.shape[1] + 7) // 8, 256), dtype=np.uint64)
-    nleft, g0 = _left_on_shortest(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, P, R, last,
-                                  full, moves, dest, path, left, start, ends, relabel)
+    first = min(tries, max(1, shortest)) if detours else tries   # the first path packs the liftings: shortest
+    nleft, g0, walks = _left_on_shortest(words, cell, depth, 0, first, -1, -1, goals, cells_of, rank_of, bad, nbad, far,
+                                         P, R, last, full, moves, dest, path, left, start, ends, relabel)
     if nleft <= 0 or not detours:
-        return nleft, g0
+        return nleft, g0, walks
     here_code = code_of(words, index_of(cell, R, last, full))
     ys = np.empty(nmoves, dtype=np.uint64)
     ms = np.empty(nmoves, dtype=np.int64)
@@ -585,7 +594,7 @@ def _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nba
     for m in range(nmoves):
         y = moved(cell, P, m)
         step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
-        if step != 2:   # one nearer: a shortest path, tried above
+        if step != 2:   # one nearer: a shortest path, walked apart
             ys[near], ms[near], steps[near] = y, m, step
             near += 1
     # each neighbour's first path, then each one's second...: the same
@@ -595,14 +604,18 @@ def _left_on_paths(words, cell, depth, tries, goals, cells_of, rank_of, bad, nba
             path[0] = ms[i]
             dy = depth + steps[i]
             end = descend(words, ys[i], dy, t, P, R, last, full, path[1:])
+            walks += 1
             g = _goal(goals, end)
             if g < 0:
-                return -1, g0
+                return -1, g0, walks
             _carried(path, dy + 1, dest, start, ends)
             nleft = _still_far(left, nleft, ends, rank_of[g], relabel, far[g, steps[i] + 1])
             if nleft <= 0:
-                return nleft, g0
-    return nleft, g0
+                return nleft, g0, walks
+    # the shortest paths not walked before the detours
+    nleft, g0, more = _left_on_shortest(words, cell, depth, first, tries, nleft, g0, goals, cells_of, rank_of, bad, nbad,
+                                        far, P, R, last, full, moves, dest, path, left, start, ends, relabel)
+    return nleft, g0, walks + more
 
 
 @njit(cache=True, inline="always")

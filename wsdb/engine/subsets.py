@@ -130,13 +130,14 @@ class SubsetRanking:
         cells = np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
         return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
 
-    def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, goals: np.ndarray,
-                    cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
-                    detours: bool) -> np.ndarray:
-        """:func:`.subset_kernels.unavoidable` with this grid's tables."""
+    def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, shortest: int,
+                    goals: np.ndarray, cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray,
+                    far: np.ndarray, detours: bool) -> tuple[np.ndarray, np.ndarray]:
+        """:func:`.subset_kernels.unavoidable` with this grid's tables:
+        (the liftings left, the paths walked) per state."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(words, cells, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
-                              last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.unavoidable(words, cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours,
+                              P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
 
     def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray,
                       cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
