@@ -421,20 +421,29 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
             assert np.array_equal(given[i], given[i - 1][::2])
 
 
-def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db):
-    # why a level checked again a move looser is checked only at the states the stricter check left:
-    # each lifting with a path within some distance has it within any larger one, with the same paths tried
+def _merged_phases_4x4(db):
+    """4x4 three colours with 1+2 merged: (the grid, the merged grid, the
+    states whose merged image is solved, the merged grid's census table,
+    their exact distances)."""
     import wsdb.stats.merging as merging
     from wsdb.engine.census import subset_table
     from wsdb.engine.engines import Engine
 
     fine = wsdb.wrapslide(4, 3)
     coarse, states = merging.merged_phase_states(fine, "12")
-    table = subset_table(coarse)
     engine = Engine(fine)
     _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
                              return_inverse=True)
     distances = merging._exact_distances(Store.open(db), fine, states[keep])[0][np.ravel(cls)]
+    return fine, coarse, states, subset_table(coarse), distances
+
+
+def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db):
+    # why a level checked again a move looser is checked only at the states the stricter check left:
+    # each lifting with a path within some distance has it within any larger one, with the same paths tried
+    import wsdb.stats.merging as merging
+
+    fine, coarse, states, table, distances = _merged_phases_4x4(db)
     worst, smaller = int(distances.max()), 0
     for depth in (table.height, table.height - 1):
         cells = table.ranking.level(table.words, depth, coarse.maps)
@@ -599,17 +608,9 @@ def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_
     # the first pass walks `shortest` shortest paths, then the detours, then the other shortest paths: the
     # liftings left are those every path leaves, whatever the order; only the paths walked change
     import wsdb.stats.merging as merging
-    from wsdb.engine.census import subset_table
-    from wsdb.engine.engines import Engine
     from wsdb.engine.subsets import SubsetRanking
 
-    fine = wsdb.wrapslide(4, 3)
-    coarse, states = merging.merged_phase_states(fine, "12")
-    table = subset_table(coarse)
-    engine = Engine(fine)
-    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
-                             return_inverse=True)
-    distances = merging._exact_distances(Store.open(db), fine, states[keep])[0][np.ravel(cls)]
+    fine, coarse, states, table, distances = _merged_phases_4x4(db)
     worst, real, calls, tries = int(distances.max()), SubsetRanking.unavoidable, [], 6
     monkeypatch.setattr(SubsetRanking, "unavoidable", lambda self, *a: calls.append(a) or real(self, *a))
     varied = left_some = 0
