@@ -73,9 +73,7 @@ def _kernels_compiled() -> bool:
 def pytest_configure(config):
     # the whole default run (no paths named), from a checkout without compiled kernels
     warm = config.args_source == pytest.Config.ArgsSource.TESTPATHS
-    # with pytest-xdist's workers on every core (`-n 2`, as CI runs) their compiles overlap already
-    workers = getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER")
-    if warm and not workers and not os.environ.get("WSDB_WARM_KERNELS") and not _kernels_compiled():
+    if warm and not os.environ.get("WSDB_WARM_KERNELS") and not _kernels_compiled():
         import subprocess
         import sys
         import tempfile

@@ -19,9 +19,6 @@ schema.config.checks.negative_data_rejection = CheckConfig(
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           negative_data_rejection]
 CALLS: dict[tuple[str, str], int] = {}   # calls per (method, path)
-# the count below reads what the fuzzing left in this process: under pytest-xdist (`-n 2 --dist
-# loadgroup`) the whole module runs in one worker
-pytestmark = pytest.mark.xdist_group("fuzz")
 
 
 @pytest.fixture(autouse=True)
