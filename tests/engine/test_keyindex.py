@@ -44,3 +44,20 @@ def test_filter_holds_every_key_added_and_few_others(words):
     assert filt.has(added).all()               # never a false 'absent'
     assert filt.has(others).mean() < 0.02      # three to four keys a word: under 1% expected
     assert filt.has(np.zeros((0, words), np.uint64)).shape == (0,)
+
+
+def test_an_index_made_here_and_one_mapped_from_the_cache_share_one_compile():
+    # a table mapped from the cache is read-only, a fresh one writable: two
+    # argument types to numba; both reach the kernels read-only
+    from wsdb.engine import kernels
+
+    keys = distinct_keys(np.random.default_rng(5), 1000, 1)
+    index, _ = KeyIndex.of(keys)
+    filt = KeyFilter.sized(1000)
+    filt.add(keys)
+    want = index.rows(keys[:100]), filt.has(keys[:100])
+    compiled = list(kernels.find_bucketed.signatures), list(kernels.filter_has.signatures)
+    for a in (index.keys, index.starts, filt.words):
+        a.flags.writeable = False
+    assert np.array_equal(index.rows(keys[:100]), want[0]) and np.array_equal(filt.has(keys[:100]), want[1])
+    assert (list(kernels.find_bucketed.signatures), list(kernels.filter_has.signatures)) == compiled

@@ -109,6 +109,26 @@ def test_a_level_read_from_the_table_is_one_state_per_orbit():
         assert len(got) == len(want) and set(got.tolist()) == want
 
 
+def test_a_census_made_here_and_one_mapped_from_the_cache_share_one_compile():
+    """A writable table and a read-only one are two argument types to numba;
+    the kernels that read a finished census see only read-only tables
+    (wsdb.engine.compiling.read_only), so neither kind compiles them again."""
+    from wsdb.engine import subset_kernels as sk
+    from wsdb.engine.census import subset_table
+
+    puzzle = merged(wrapslide(4, 3), "12")
+    table = subset_table(puzzle)
+    mapped = table.words.copy()
+    mapped.flags.writeable = False
+    kernels = (sk.least_coded, sk.distances_of)
+    for words in (table.words, mapped):
+        got = table.ranking.level(words, 4, puzzle.maps)
+        if words is table.words:
+            first, compiled = got, [list(k.signatures) for k in kernels]
+    assert np.array_equal(got, first) and [list(k.signatures) for k in kernels] == compiled
+    assert table.words.flags.writeable   # the caller's array is left as it was
+
+
 @pytest.mark.parametrize("nleft", [5, 23, 24, 3000])   # each bit alone below 24 left, by bytes from 24
 def test_the_check_keeps_exactly_the_liftings_a_path_finishes_far(nleft):
     """subset_kernels._still_far against the same filter written out: a

@@ -48,11 +48,12 @@ class KeyIndex:
     def rows(self, queries: np.ndarray) -> np.ndarray:
         """Row of each (Q, W) query in ``keys``, or -1."""
         from . import kernels
+        from .compiling import read_only
 
         queries = np.ascontiguousarray(queries, dtype=np.uint64)
         if len(queries) == 0:
             return np.zeros(0, np.int64)
-        return kernels.find_bucketed(self.keys, self.starts, self.bits, queries)
+        return kernels.find_bucketed(read_only(self.keys), read_only(self.starts), self.bits, queries)
 
 
 @dataclass
@@ -82,7 +83,8 @@ class KeyFilter:
     def has(self, keys: np.ndarray) -> np.ndarray:
         """False where a key was certainly not added; True where it may have been."""
         from . import kernels
+        from .compiling import read_only
 
         if len(keys) == 0:
             return np.zeros(0, bool)
-        return kernels.filter_has(self.words, self.wbits, np.ascontiguousarray(keys, dtype=np.uint64))
+        return kernels.filter_has(read_only(self.words), self.wbits, np.ascontiguousarray(keys, dtype=np.uint64))

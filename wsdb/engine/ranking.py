@@ -77,7 +77,7 @@ class Ranking:
     def rank(self, states: np.ndarray) -> np.ndarray:
         """Indices of states given as label cells, shape (K, n) or (n,)."""
         states = np.asarray(states)
-        at = self.home[states.reshape(-1, self.puzzle.ncells)]
+        at = np.ascontiguousarray(self.home[states.reshape(-1, self.puzzle.ncells)])   # one layout, one compile
         out = rk.rank_many(at, self.blocks, self.cell_block, self.cell_pos, self.fact, self.halve)
         return out if states.ndim == 2 else out[0]
 
@@ -95,10 +95,11 @@ class Ranking:
     def tables(self) -> tuple[np.ndarray, ...]:
         """Each move's action on the index's digits (:func:`.rank_kernels.move_tables`)."""
         moves = self.puzzle.moves
-        src = self.cell_block[moves[:, self.blocks[:, 0]]]                # (M, m)
+        # indexing can lay these out either way; the kernels take one layout (one compile)
+        src = np.ascontiguousarray(self.cell_block[moves[:, self.blocks[:, 0]]])   # (M, m)
         if (self.cell_block[moves[:, self.blocks]] != src[:, :, None]).any():
             raise ValueError("the blocks are not a block system of the moves")
-        pos = self.cell_pos[moves[:, self.blocks]]                        # (M, m, s)
+        pos = np.ascontiguousarray(self.cell_pos[moves[:, self.blocks]])           # (M, m, s)
         digit, arrangement, parity, arr_parity = rk.move_tables(self.blocks, src, pos, self.fact)
         return digit, arrangement, src, parity, arr_parity
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import WsdbError
 from ..puzzle import Puzzle
 from . import subset_kernels as sk
+from .compiling import read_only
 
 #: Indices scanned at once by :meth:`SubsetRanking.level` (a byte each).
 LEVEL_BLOCK = 1 << 27
@@ -115,6 +116,7 @@ class SubsetRanking:
         walked down, :func:`.subset_kernels.distances_of`: a code holds the
         distance only mod 3). ``progress(done, size)`` after each block."""
         binom, P, R, last, full = self.tables
+        words = read_only(words)
         S = sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
         found = []
         for lo in range(0, self.size, LEVEL_BLOCK):
@@ -136,7 +138,7 @@ class SubsetRanking:
         """:func:`.subset_kernels.unavoidable` with this grid's tables:
         (the liftings left, the paths walked) per state."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(words, cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours,
+        return sk.unavoidable(read_only(words), cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours,
                               P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
 
     def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray,
@@ -144,5 +146,5 @@ class SubsetRanking:
                       detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.left_liftings` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.left_liftings(words, np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad, far,
+        return sk.left_liftings(read_only(words), np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad, far,
                                 detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

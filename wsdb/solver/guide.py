@@ -8,6 +8,7 @@ import numpy as np
 
 from ..db.lookup import lookup_grid
 from ..db.store import Store
+from ..engine.compiling import read_only
 from ..puzzle import Puzzle
 from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
 from .visit_kernels import visit_tables
@@ -112,7 +113,7 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
     tables = SearchTables(
         moves=np.ascontiguousarray(puzzle.moves), family=puzzle.move_family, blocked=puzzle.blocked,
         n=n, c=puzzle.c, gcols=gather_colours(puzzle.counts, q),
-        table=table if table is not None else np.zeros(0, np.uint8),
+        table=read_only(table if table is not None else np.zeros(0, np.uint8)),
         binom=binomials_for(n),
         zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64),
         goals=quadrant_goals(puzzle), **pair_fields(puzzle, words))

@@ -32,6 +32,7 @@ import numpy as np
 from ..db.census_cache import cached_subset_table, census_cached, census_progress
 from ..db.store import Store
 from ..engine.census import MAX_TABLE_BYTES
+from ..engine.compiling import read_only
 from ..engine.subsets import SubsetRanking
 from ..notices import step
 from ..puzzle import Puzzle
@@ -75,12 +76,12 @@ def pair_fields(puzzle: Puzzle, words: np.ndarray | None) -> dict:
     for k, side in enumerate(sides):
         masks[k, list(side)] = 1
     if not sides:
-        return dict(pair=np.zeros(0, np.uint64), psides=masks, prank=np.zeros((1, 1, 1), np.int64),
+        return dict(pair=read_only(np.zeros(0, np.uint64)), psides=masks, prank=np.zeros((1, 1, 1), np.int64),
                     pmove=np.zeros((1, 1, 1), np.uint64), plast=np.uint64(0), pfull=np.uint64(0),
                     proots=np.zeros(0, np.int64))
     ranking = SubsetRanking.of(coarse(puzzle, sides[0]))
     _, move, rank, last, full = ranking.tables
-    return dict(pair=words, psides=masks, prank=rank, pmove=move, plast=last, pfull=full,
+    return dict(pair=read_only(words), psides=masks, prank=rank, pmove=move, plast=last, pfull=full,
                 proots=ranking.roots().astype(np.int64))
 
 
