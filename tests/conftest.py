@@ -55,14 +55,18 @@ def users_database_untouched():
     assert _db_folder() == before, f"the tests changed {START / 'db'}"
 
 
-#: Tests that compile the kernels the run needs after its first minutes (the
-#: solver's searches, the censuses, the merging bound's): on a checkout with
-#: none compiled, a second pytest runs them in the background at the start,
-#: so that numba's compiles (one core each, about 2.5 minutes in all) overlap
-#: the first tests instead of adding to them. Its results are not used.
-WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
+#: Tests that compile the kernels the run needs after its first tests (the
+#: wide keys' kernels, the step kernels, the solver's searches, the
+#: censuses, the merging bound's): on a checkout with none compiled, a
+#: second pytest runs them in the background at the start, so that numba's
+#: compiles (one core each, about 2.5 minutes in all) overlap the first tests
+#: instead of adding to them. It starts with a 6x6 build, whose kernels the
+#: first tests (4x4 builds) do not compile, and reaches the 4x4 ones after
+#: the run has compiled them: a kernel both processes compile at once is
+#: compiled twice. Its results are not used.
+WARM = ["tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]",
+        "tests/engine/test_engines.py", "tests/solver/test_proof.py", "tests/solver/test_beam.py",
         "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
-        "tests/engine/test_engines.py",
         "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
 
 
