@@ -1,11 +1,13 @@
-"""Compiles announce themselves, and each kernel is compiled once. numba compiles a kernel the first time it
-is called with new argument types and caches it on disk (``cache=True``):
-once per install, seconds to a minute a kernel, which would otherwise be a
-silent wait in the middle of a build or a solve. numba's event API
-(``numba:compile``, fired only when a kernel is really compiled, not when it
-is loaded from the cache) opens a :func:`wsdb.notices.step` for the
-outermost compile on each thread, so a compile longer than two seconds is
-announced with its kernel's name and closed with its time.
+"""Compiles announce themselves, and each kernel is compiled once.
+
+numba compiles a kernel the first time it is called with new argument types
+and caches it on disk (``cache=True``): once per install, seconds to a
+minute a kernel, which would otherwise be a silent wait in the middle of a
+build or a solve. numba's event API (``numba:compile``, fired only when a
+kernel is really compiled, not when it is loaded from the cache) opens a
+:func:`wsdb.notices.step` for the outermost compile on each thread, so a
+compile longer than two seconds is announced with its kernel's name and
+closed with its time.
 
 A writable array and a read-only one (a table memory-mapped from the cache)
 are two argument types to numba, so a kernel called with both is compiled

@@ -138,13 +138,13 @@ class SubsetRanking:
         """:func:`.subset_kernels.unavoidable` with this grid's tables:
         (the liftings left, the paths walked) per state."""
         binom, P, R, last, full = self.tables
-        return sk.unavoidable(read_only(words), cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours,
-                              P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.unavoidable(read_only(words), cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad,
+                              far, detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
 
     def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray,
                       cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
                       detours: bool) -> np.ndarray:
         """:func:`.subset_kernels.left_liftings` with this grid's tables."""
         binom, P, R, last, full = self.tables
-        return sk.left_liftings(read_only(words), np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad, far,
-                                detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
+        return sk.left_liftings(read_only(words), np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad,
+                                far, detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
