@@ -59,8 +59,8 @@ def users_database_untouched():
 #: wide keys' kernels, the step kernels, the solver's searches, the
 #: censuses, the merging bound's): on a checkout with none compiled, a
 #: second pytest runs them in the background at the start, so that numba's
-#: compiles (one core each, about 2.5 minutes in all) overlap the first tests
-#: instead of adding to them. It starts with a 6x6 build, whose kernels the
+#: compiles (one core each, about five minutes in all) overlap the first
+#: tests instead of adding to them. It starts with a 6x6 build, whose kernels the
 #: first tests (4x4 builds) do not compile, and reaches the 4x4 ones after
 #: the run has compiled them: a kernel both processes compile at once is
 #: compiled twice. Its results are not used.

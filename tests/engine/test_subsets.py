@@ -121,10 +121,9 @@ def test_a_census_made_here_and_one_mapped_from_the_cache_share_one_compile():
     mapped = table.words.copy()
     mapped.flags.writeable = False
     kernels = (sk.least_coded, sk.distances_of)
-    for words in (table.words, mapped):
-        got = table.ranking.level(words, 4, puzzle.maps)
-        if words is table.words:
-            first, compiled = got, [list(k.signatures) for k in kernels]
+    first = table.ranking.level(table.words, 4, puzzle.maps)
+    compiled = [list(k.signatures) for k in kernels]
+    got = table.ranking.level(mapped, 4, puzzle.maps)
     assert np.array_equal(got, first) and [list(k.signatures) for k in kernels] == compiled
     assert table.words.flags.writeable   # the caller's array is left as it was
 

@@ -14,6 +14,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..engine.compiling import read_only
+
 
 def cache_file(db_path: Path | None, name: str, build: dict) -> Path | None:
     """Where the array ``name`` derived from ``build`` is cached, or None."""
@@ -33,11 +35,9 @@ def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[]
                  mmap: bool = False) -> np.ndarray:
     """``make()``, saved at :func:`cache_file` the first time and read from
     there afterwards (memory-mapped and read-only with ``mmap``). With
-    ``mmap`` a freshly made array is read-only too: numba compiles a kernel
-    once per argument type, and a writable array is another type than a
-    read-only one, so the process that derives a table and every later one
-    that maps it then share one compiled kernel (in numba's cache) instead
-    of compiling each its own."""
+    ``mmap`` a freshly made array is returned read-only too
+    (:func:`~wsdb.engine.compiling.read_only`), so the process that derives
+    a table and every later one that maps it share one compiled kernel."""
     path = cache_file(db_path, name, build)
     if path is not None and path.exists():
         return np.load(path, mmap_mode="r" if mmap else None)
@@ -51,6 +51,4 @@ def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[]
         except OSError:   # read-only media or a full disk: the cache is only a speed-up
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
-    if mmap:
-        array.flags.writeable = False
-    return array
+    return read_only(array) if mmap else array
