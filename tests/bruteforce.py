@@ -77,28 +77,47 @@ def brute_force(n, c) -> Brute:
     maps = [np.array(m) for m in maps]
     k = {2: 1, 3: 2, 4: 4}[c]
     sigmas = [np.array(list(s) + list(range(k, c)), dtype=np.int64) for s in itertools.permutations(range(k))]
-    weights = c ** np.arange(n * n - 1, -1, -1, dtype=np.int64)
-
     def code(cells):
-        return cells.astype(np.int64) @ weights
+        return coded(np.asarray(cells).T)
+
+    def coded(columns, order=range(n * n)):
+        """The codes of the states whose cell i holds row ``order[i]`` of
+        ``columns`` (a row per cell): Horner's rule a row at a time, as an
+        int64 matrix product has no fast path in numpy."""
+        out = np.zeros(columns.shape[1], dtype=np.int64)
+        for i in order:
+            out *= c
+            out += columns[i]
+        return out
+
+    def decoded(codes):
+        cells = np.empty((len(codes), n * n), dtype=np.uint8)
+        for i in range(n * n - 1, -1, -1):
+            codes, cells[:, i] = np.divmod(codes, c)
+        return cells
 
     quads = (r >= h) * 2 + (j >= h)
     want = [1] * (c - 1) + [5 - c]
     solved = np.array([np.array(qs)[quads] for qs in itertools.product(range(c), repeat=4)
                        if [qs.count(x) for x in range(c)] == want], dtype=np.uint8)
-    seen = np.unique(code(solved))
+    seen = np.zeros(c ** (n * n), dtype=bool)   # by code: small grids only
+    seen[code(solved)] = True
     frontier, states, classes, by_depth, canons = solved, [], [], [], []
     while len(frontier):
         states.append(len(frontier))
         by_depth.append(np.sort(code(frontier)))
-        canon = np.min([code(s[frontier[:, g]]) for g in maps for s in sigmas], axis=0)
+        cells = np.ascontiguousarray(frontier.T)    # a row per cell
+        relabelled = [s[cells] for s in sigmas]
+        canon = coded(relabelled[0])
+        for g in maps:
+            for rows in relabelled:
+                np.minimum(canon, coded(rows, g), out=canon)
         canons.append(canon)
         classes.append(len(np.unique(canon)))
-        kids = np.concatenate([frontier[:, m] for m in moves])
-        kc, first = np.unique(code(kids), return_index=True)
-        fresh = ~np.isin(kc, seen)
-        frontier = kids[first[fresh]]
-        seen = np.union1d(seen, kc[fresh])
+        kids = np.concatenate([coded(cells, m) for m in moves])
+        kids = np.unique(kids[~seen[kids]])     # the next level in code order
+        seen[kids] = True
+        frontier = decoded(kids)
     assert sum(states) == factorial(n * n) // (factorial(q) ** (c - 1) * factorial((5 - c) * q))
 
     def distance(cells):

@@ -17,7 +17,7 @@ from alembic import command
 from alembic.config import Config
 
 import wsdb
-from tests.engine.test_census import grid_moves_rubeish, plain_bfs, sliding_moves
+from tests.engine.test_census import as_permutations, grid_moves_rubeish, plain_bfs, plain_levels, sliding_moves
 from wsdb.db.build import build_puzzle, build_sliding
 from wsdb.db.sample import TreeSampler
 from wsdb.db.store import Store
@@ -30,7 +30,13 @@ DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "puzzles.json"
 
 
 def plain_distances(goal, moves):
-    """{state: distance from goal} by a plain search over tuples."""
+    """{state: distance from goal} by a plain search over tuples (a level
+    at a time over arrays where the moves are cell permutations)."""
+    perms = as_permutations(moves, len(goal))
+    if perms is not None:
+        symbols = sorted(set(goal))
+        return {tuple(symbols[i] for i in row): d
+                for d, level in enumerate(plain_levels(goal, perms)) for row in level.tolist()}
     dist = {goal: 0}
     todo = deque([goal])
     while todo:

@@ -6,6 +6,7 @@ import functools
 import math
 from collections import deque
 
+import numpy as np
 import pytest
 
 from wsdb.engine.census import census, diameter, ranked_census, ranked_table
@@ -25,7 +26,12 @@ def subgame_goal(colours, n=4):
 
 def plain_bfs(goal, moves, max_depth=None):
     """States per distance from ``goal`` (a tuple), each move a function
-    tuple -> tuple; up to ``max_depth`` when given."""
+    tuple -> tuple; up to ``max_depth`` when given. Moves that are cell
+    permutations are read off as such and applied to arrays of states
+    (:func:`plain_levels`), the rest one tuple at a time."""
+    perms = as_permutations(moves, len(goal))
+    if perms is not None and len(set(goal)) ** len(goal) < 2 ** 63:
+        return _level_counts(goal, perms, max_depth)
     dist = {goal: 0}
     todo = deque([goal])
     while todo:
@@ -41,6 +47,51 @@ def plain_bfs(goal, moves, max_depth=None):
     for d in dist.values():
         counts[d] += 1
     return counts
+
+
+def as_permutations(moves, size):
+    """Each move as the cell permutation p with move(s)[i] == s[p[i]], where
+    every move is one (it then acts on a tuple of distinct cells as on any
+    state); None where a move depends on the state (a sliding puzzle's
+    blank)."""
+    cells = tuple(range(size))
+    perms = [np.array(move(cells)) for move in moves]
+    probes = [tuple(np.random.default_rng(seed).permutation(size) % 3) for seed in range(3)]
+    if all(move(x) == tuple(np.array(x)[p]) for move, p in zip(moves, perms) for x in probes):
+        return perms
+    return None
+
+
+def _level_counts(goal, perms, max_depth):
+    return [len(level) for level in plain_levels(goal, perms, max_depth)]
+
+
+def plain_levels(goal, perms, max_depth=None):
+    """:func:`plain_bfs`'s levels, a level at a time over arrays of states
+    (cells as indices into the goal's sorted symbols), each state numbered
+    by its cells as digits. Where every move's inverse is a move, a state's
+    neighbours lie one level nearer, on its level or one further, so a new
+    level is its states' neighbours less the two levels before."""
+    symbols = sorted(set(goal))
+    frontier = np.array([[symbols.index(x) for x in goal]], dtype=np.int64)
+    weights = len(symbols) ** np.arange(len(goal), dtype=np.int64)
+    keys = {tuple(p) for p in perms}
+    undirected = all(tuple(np.argsort(p)) in keys for p in perms)
+    seen = before = frontier @ weights
+    levels = []
+    while len(frontier) and (max_depth is None or len(levels) <= max_depth):
+        levels.append(frontier)
+        kids = np.concatenate([frontier[:, p] for p in perms])
+        codes, first = np.unique(kids @ weights, return_index=True)
+        if undirected:
+            here = np.unique(frontier @ weights)
+            fresh = ~(np.isin(codes, here) | np.isin(codes, before))
+            before = here
+        else:
+            fresh = ~np.isin(codes, seen)
+            seen = np.union1d(seen, codes[fresh])
+        frontier = kids[first[fresh]]
+    return levels
 
 
 def grid_moves_rubeish(n):
