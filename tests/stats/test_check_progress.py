@@ -73,3 +73,24 @@ def test_the_commands_say_what_is_kept(db, run, monkeypatch):
     assert run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--tries", 1, "--db", db, "-q").exit_code == 0
     row = json.loads(run("bounds", "checks", "--db", db, "--json").stdout)
     assert row["done"] == row["slices"] and "part-way" not in run("bounds", "--db", db).output
+
+
+def test_the_time_left_is_at_the_median_slices_pace(db):
+    # a slice timed across a pause (a stopped process, other work) must not
+    # make the estimate hours: the median slice's seconds set the pace
+    import sqlite3
+    import statistics
+
+    from wsdb.notices import duration
+
+    by_merging(Store.open(db, write=True), 4, 3, "12", tries=1, off=1, solve_left=0)
+    with sqlite3.connect(db) as conn:
+        slices, = conn.execute("select slices from check_slices").fetchone()
+        conn.execute("delete from check_slices where slice >= ?", (slices // 2,))
+        conn.execute("update check_slices set seconds = 86400 where slice = 0")
+        conn.execute("update check_slices set seconds = 0.5 * slice where slice > 0")
+        kept = [s for s, in conn.execute("select seconds from check_slices")]
+    [k] = kept_checks(Store.open(db), 4, 3)
+    assert k.done == len(kept) == slices // 2 >= 3 and k.median_seconds == statistics.median(kept)
+    assert f"about {duration(statistics.median(kept) * (slices - k.done))} left at their pace" in k.text()
+    assert "h left" not in k.text()

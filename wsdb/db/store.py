@@ -6,6 +6,8 @@ says in :mod:`wsdb.db.connection`. A lookup's two queries on a SQLite
 file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
 from __future__ import annotations
 
+import statistics
+
 import sqlite3
 import time
 from importlib import resources
@@ -382,15 +384,21 @@ class Store:
     def check_progress(self, n: int | None = None, c: int | None = None) -> list[dict]:
         """Per kept moves-off check (n, c, merge, level, at_most, scheme,
         slices): how many slices are kept (done), their states, the liftings
-        they leave, their seconds and when the last was checked; by grid,
-        merge, level and distance."""
+        they leave, their seconds, the median slice's seconds and when the
+        last was checked; by grid, merge, level and distance."""
         t = check_slices
         cols = [t.c[k] for k in self._CHECK]
         stmt = (sa.select(*cols, sa.func.count().label("done"), sa.func.sum(t.c.states).label("states"),
                           sa.func.sum(t.c.unavoidable).label("unavoidable"),
                           sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.checked_at).label("last"))
                 .group_by(*cols).order_by(t.c.n, t.c.c, t.c.merge, t.c.level.desc(), t.c.at_most))
-        return self._of_grid(stmt, t, n, c)
+        each: dict[tuple, list[float]] = {}   # a median in Python: SQLite has no median
+        for r in self._of_grid(sa.select(*cols, t.c.seconds), t, n, c):
+            each.setdefault(tuple(r[k] for k in self._CHECK), []).append(r["seconds"])
+        rows = self._of_grid(stmt, t, n, c)
+        for r in rows:
+            r["median_seconds"] = statistics.median(each[tuple(r[k] for k in self._CHECK)])
+        return rows
 
     def add_check_slice(self, row: dict) -> None:
         """Keep one checked slice, committed at once. A slice stored already

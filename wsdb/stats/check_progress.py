@@ -1,7 +1,9 @@
 """How far each kept moves-off check got (`wsdb bounds checks`): the slices
 a `wsdb bounds compute --merge ... --off K` keeps as they finish
 (:mod:`wsdb.stats.merging`), read back per check as slices kept, states
-checked, liftings left so far and the time left at their pace; and per
+checked, liftings left so far and the time left at their pace (the
+median slice's: a slice timed across a pause, a stopped process or other
+work beside it, takes far longer than the rest); and per
 grid, the liftings no path serves that its checks solved one by one and
 kept. The same compute command goes on from there.
 """
@@ -19,7 +21,8 @@ class KeptCheck:
     the merged grid and the distance from solved its paths must finish
     within (``at_most``), the scheme (paths tried, states checked),
     ``done`` of ``slices`` kept, the states they hold, the liftings no
-    path serves among them (``unavoidable``), and the seconds kept."""
+    path serves among them (``unavoidable``), the seconds kept and the
+    median slice's seconds."""
 
     n: int
     c: int
@@ -33,13 +36,14 @@ class KeptCheck:
     unavoidable: int
     seconds: float
     last: str
+    median_seconds: float = 0.0
 
     def row(self) -> dict:
         return asdict(self)
 
     def text(self) -> str:
         where = f"{self.done} of {self.slices} slices kept ({self.states:,} states)"
-        left = left_at_pace(self.seconds, self.done, self.slices)
+        left = left_at_pace(self.median_seconds * self.done, self.done, self.slices)
         if left:
             where += f", {left} left at their pace"
         return (f"{self.n}x{self.n} {self.c} colours  merge {self.merge}  level {self.level} within {self.at_most}: "
