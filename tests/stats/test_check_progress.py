@@ -4,7 +4,9 @@ bound by merging colours on 4x4 three colours, against the witness each
 run stored."""
 import json
 import shutil
+import time
 
+import numpy as np
 import pytest
 
 from wsdb.db.store import Store
@@ -94,3 +96,34 @@ def test_the_time_left_is_at_the_median_slices_pace(db):
     assert k.done == len(kept) == slices // 2 >= 3 and k.median_seconds == statistics.median(kept)
     assert f"about {duration(statistics.median(kept) * (slices - k.done))} left at their pace" in k.text()
     assert "h left" not in k.text()
+
+
+def test_a_resumed_check_tells_its_pace_from_the_slices_it_checks(db):
+    # slices read back from an earlier run take no time: the time left is
+    # reckoned from the slices this run checks, not from the states done
+    from wsdb.stats import merging
+
+    cells = np.arange(1000, dtype=np.uint64)
+    check = dict(n=4, c=3, merge="12", level=5, at_most=9, scheme="a test's")
+
+    def slow(part, tries, shortest):
+        time.sleep(0.001)
+        return np.zeros(len(part), dtype=np.int64), np.ones(len(part), dtype=np.int64)
+
+    def stopping(part, tries, shortest):
+        if len(heard) == 40:
+            raise KeyboardInterrupt
+        return slow(part, tries, shortest)
+
+    heard = []
+
+    def told(*said):
+        heard.append(said)
+
+    with pytest.raises(KeyboardInterrupt):
+        merging._in_slices(cells, stopping, 1, merging.Kept(Store.open(db, write=True), check), told)
+    heard.clear()
+    merging._in_slices(cells, slow, 1, merging.Kept(Store.open(db, write=True), check), told)
+    assert [h[:2] for h in heard] == [(10 * (i + 1), 1000) for i in range(100)]
+    assert all(h[2:] == (0.0, 0) for h in heard[:40])        # read back
+    assert [h[3] for h in heard[40:]] == [10 * (i + 1) for i in range(60)] and heard[-1][2] >= 0.06

@@ -51,7 +51,7 @@ from ..engine.census import census
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
 from ..errors import DamagedError, WsdbError
-from ..notices import say, step
+from ..notices import left_at_pace, say, step
 from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
                             wrapslide)
 from ..puzzle.text import state_texts
@@ -193,8 +193,10 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
                   f"{above} from solved") as st:
-            def checked(done, size, st=st, unit="orbits" if orbits else "states"):
-                st.status = f"{done / size:.0%} of {size:,} {unit} checked"
+            def checked(done, size, seconds, fresh, st=st, unit="orbits" if orbits else "states"):
+                # at the pace of the slices this run checked (those kept are read back at once)
+                left = left_at_pace(seconds, fresh, fresh + size - done)
+                st.status = f"{done / size:.0%} of {size:,} {unit} checked" + (f", {left} left" if left else "")
             kept = Kept(store, dict(n=fine.n, c=fine.c, merge=together, level=depth, at_most=above,
                                     scheme=_scheme(tries, detours, cells)), fresh) if store.writable else None
             left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, cells,
@@ -256,7 +258,8 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     or one further), more than ``above`` less the moves added; where they
     are at most ``listed``, those liftings (states of ``fine``); and the
     states of ``cells`` with a lifting left.
-    ``progress`` is told (states checked, states) after each of about a
+    ``progress`` is told (states checked, states, and the seconds and
+    states of the slices this call checked, not read back) after each of about a
     hundred slices; with ``kept``, each slice is kept as it finishes and
     one kept already is read back instead of checked."""
     ranking = table.ranking
@@ -309,11 +312,12 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
     the detours) over ``cells`` in about a hundred slices: (the liftings
     left in all, the states that leave them). With ``kept``, each slice is kept as it finishes and one
     kept already is read back instead of checked; ``progress`` is told
-    (states checked, states) after each slice."""
+    (states checked, states, seconds and states of the slices checked here)
+    after each slice."""
     slice_ = max(1, -(-len(cells) // 100))
     slices = -(-len(cells) // slice_)
     stored = {} if kept is None or kept.fresh else kept.store.check_slice_rows(kept.check | dict(slices=slices))
-    total, still, shortest = 0, [], None
+    total, still, shortest, spent, fresh = 0, [], None, 0.0, 0
     for i, at in enumerate(range(0, len(cells), slice_)):
         part = cells[at:at + slice_]
         row = stored.get(i)
@@ -336,16 +340,18 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
                 raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
                                 "is damaged (out of memory?); no bound is stored")
             count, here_left = int(here.sum()), part[here > 0]
+            took = time.perf_counter() - t0
+            spent, fresh = spent + took, fresh + len(part)
             if kept is not None:
                 kept.store.add_check_slice(kept.check | dict(
                     slices=slices, slice=i, states=len(part), unavoidable=count,
                     still=np.ascontiguousarray(here_left, dtype="<u8").tobytes(),
-                    seconds=round(time.perf_counter() - t0, 3),
+                    seconds=round(took, 3),
                     checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=version("wsdb")))
         total += count
         still.append(here_left)
         if progress is not None:
-            progress(min(at + slice_, len(cells)), len(cells))
+            progress(min(at + slice_, len(cells)), len(cells), spent, fresh)
     still = np.concatenate(still) if still else np.zeros(0, dtype=np.uint64)
     return total, still
 
