@@ -42,6 +42,15 @@ def test_the_census_is_made_once_and_read_back_equal(store, tmp_path):
     assert len(list((tmp_path / "w.sqlite.cache").glob("census*"))) == 4
 
 
+def test_a_resident_census_is_read_into_the_process_and_equal(store, tmp_path):
+    # mapped: pages of the file, shared; resident: the process's own memory
+    grid = merged(wrapslide(4, 3), "12")
+    cached_subset_table(store, grid)
+    mapped, resident = cached_subset_table(store, grid), cached_subset_table(store, grid, resident=True)
+    assert isinstance(mapped.words, np.memmap) and not isinstance(resident.words, np.memmap)
+    assert np.array_equal(resident.words, mapped.words) and resident.states == mapped.states
+
+
 def test_grids_with_the_same_rules_share_one_file_and_others_do_not():
     # the pair bound's grid of 4x4 four colours is 4x4 three colours with 1 and 2 merged
     assert rules_digest(coarse(wrapslide(4, 4), (0, 1))) == rules_digest(merged(wrapslide(4, 3), "12"))

@@ -120,7 +120,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states (kept beside the "
               "database and read from there the next time)") as st:
         if coarse.c == 2:
-            table = cached_subset_table(store, coarse, census_progress(st))
+            table = cached_subset_table(store, coarse, census_progress(st), resident=True)   # read at random
             height, total, method = table.height, sum(table.states), "ranked"
             far = table.ranking.unrank(table.last[:1]) if table.last is not None else None
         else:
