@@ -32,7 +32,7 @@ DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "puzzles.json"
 def plain_distances(goal, moves):
     """{state: distance from goal} by a plain search over tuples (a level
     at a time over arrays where the moves are cell permutations)."""
-    perms = as_permutations(moves, len(goal))
+    perms = as_permutations(goal, moves)
     if perms is not None:
         symbols = sorted(set(goal))
         return {tuple(symbols[i] for i in row): d

@@ -29,9 +29,9 @@ def plain_bfs(goal, moves, max_depth=None):
     tuple -> tuple; up to ``max_depth`` when given. Moves that are cell
     permutations are read off as such and applied to arrays of states
     (:func:`plain_levels`), the rest one tuple at a time."""
-    perms = as_permutations(moves, len(goal))
-    if perms is not None and len(set(goal)) ** len(goal) < 2 ** 63:
-        return _level_counts(goal, perms, max_depth)
+    perms = as_permutations(goal, moves)
+    if perms is not None:
+        return [len(level) for level in plain_levels(goal, perms, max_depth)]
     dist = {goal: 0}
     todo = deque([goal])
     while todo:
@@ -49,21 +49,21 @@ def plain_bfs(goal, moves, max_depth=None):
     return counts
 
 
-def as_permutations(moves, size):
+def as_permutations(goal, moves):
     """Each move as the cell permutation p with move(s)[i] == s[p[i]], where
     every move is one (it then acts on a tuple of distinct cells as on any
-    state); None where a move depends on the state (a sliding puzzle's
-    blank)."""
+    state) and the goal's states are numbered within int64 (:func:`plain_levels`);
+    None where a move depends on the state (a sliding puzzle's blank) or
+    the numbers would not fit."""
+    size = len(goal)
+    if len(set(goal)) ** size >= 2 ** 63:
+        return None
     cells = tuple(range(size))
     perms = [np.array(move(cells)) for move in moves]
     probes = [tuple(np.random.default_rng(seed).permutation(size) % 3) for seed in range(3)]
     if all(move(x) == tuple(np.array(x)[p]) for move, p in zip(moves, perms) for x in probes):
         return perms
     return None
-
-
-def _level_counts(goal, perms, max_depth):
-    return [len(level) for level in plain_levels(goal, perms, max_depth)]
 
 
 def plain_levels(goal, perms, max_depth=None):

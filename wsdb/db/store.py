@@ -6,9 +6,8 @@ says in :mod:`wsdb.db.connection`. A lookup's two queries on a SQLite
 file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
 from __future__ import annotations
 
-import statistics
-
 import sqlite3
+import statistics
 import time
 from importlib import resources
 from itertools import repeat

@@ -36,7 +36,7 @@ class KeptCheck:
     unavoidable: int
     seconds: float
     last: str
-    median_seconds: float = 0.0
+    median_seconds: float
 
     def row(self) -> dict:
         return asdict(self)

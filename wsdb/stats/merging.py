@@ -193,9 +193,9 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
                   f"{above} from solved") as st:
-            def checked(done, size, seconds, fresh, st=st, unit="orbits" if orbits else "states"):
+            def checked(done, size, spent, timed, st=st, unit="orbits" if orbits else "states"):
                 # at the pace of the slices this run checked (those kept are read back at once)
-                left = left_at_pace(seconds, fresh, fresh + size - done)
+                left = left_at_pace(spent, timed, timed + size - done)
                 st.status = f"{done / size:.0%} of {size:,} {unit} checked" + (f", {left} left" if left else "")
             kept = Kept(store, dict(n=fine.n, c=fine.c, merge=together, level=depth, at_most=above,
                                     scheme=_scheme(tries, detours, cells)), fresh) if store.writable else None
@@ -317,7 +317,7 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
     slice_ = max(1, -(-len(cells) // 100))
     slices = -(-len(cells) // slice_)
     stored = {} if kept is None or kept.fresh else kept.store.check_slice_rows(kept.check | dict(slices=slices))
-    total, still, shortest, spent, fresh = 0, [], None, 0.0, 0
+    total, still, shortest, spent, timed = 0, [], None, 0.0, 0
     for i, at in enumerate(range(0, len(cells), slice_)):
         part = cells[at:at + slice_]
         row = stored.get(i)
@@ -341,7 +341,7 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
                                 "is damaged (out of memory?); no bound is stored")
             count, here_left = int(here.sum()), part[here > 0]
             took = time.perf_counter() - t0
-            spent, fresh = spent + took, fresh + len(part)
+            spent, timed = spent + took, timed + len(part)
             if kept is not None:
                 kept.store.add_check_slice(kept.check | dict(
                     slices=slices, slice=i, states=len(part), unavoidable=count,
@@ -351,7 +351,7 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
         total += count
         still.append(here_left)
         if progress is not None:
-            progress(min(at + slice_, len(cells)), len(cells), spent, fresh)
+            progress(min(at + slice_, len(cells)), len(cells), spent, timed)
     still = np.concatenate(still) if still else np.zeros(0, dtype=np.uint64)
     return total, still
 
