@@ -185,7 +185,7 @@ def _off_lines(grid: str, witness: dict, value: int, earlier: dict[int, float]) 
         states = (f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
                   + (", those the check a move stricter left" if ch.get("again") else ""))
         solved = ch.get("solved", [])
-        rest = (f"; the {len(solved)} ways to split that no path serves solved one by one, in at most "
+        rest = (f"; the {len(solved):,} ways to split that no path serves solved one by one, in at most "
                 f"{max(x['length'] for x in solved)} moves" if solved else "")
         if ch.get("resumed"):
             rest += "; over more than one run, each slice kept as it finished"
