@@ -131,10 +131,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     if far is not None and len(far):
         first["state"] = state_texts(coarse, far)[0]
     t1 = time.perf_counter()
-    engine = Engine(fine)
-    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
-                             return_inverse=True)
-    reps = states[keep]
+    reps, cls = _classes(fine, states)
     with step(f"phase 2: {fine.label} from its merged image solved",
               f"the exact distances of {len(reps):,} classes ({len(states):,} states)"):
         distances, how = _exact_distances(store, fine, reps)
@@ -146,7 +143,7 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     witness = dict(phases=[first, second], merged=together)
     two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
     if table is not None and table.last is not None and two and height > 0 and off > 0:
-        checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[np.ravel(cls)],
+        checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[cls],
                                    second["worst"], tries, off, detours, solve_left, fresh)
         witness["checks"] = checks
         value -= taken
@@ -176,19 +173,7 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         depth, above = height - j, worst - k + j
         t0 = time.perf_counter()
         if depth not in levels:
-            if j == 0:   # every state, listed by the census
-                levels[depth] = table.ranking.cell_words(table.last)
-                if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
-                    full = np.uint64((1 << fine.ncells) - 1)
-                    levels[depth] = np.concatenate([levels[depth], ~levels[depth] & full])
-            else:
-                with step(f"the {coarse.label} states at {depth}",
-                          f"one of each orbit under its {len(coarse.maps)} symmetries, read from the "
-                          f"census table") as st:
-                    def progress(done, size, st=st):
-                        st.status = (f"{done / size:.0%} of the table read" if done < size else
-                                     "table read; walking each state found down to the goal")
-                    levels[depth] = cached_level(store, coarse, table, depth, progress)
+            levels[depth] = _level(store, table, coarse, fine, depth)
         cells, orbits = levels[depth], j > 0
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
@@ -226,6 +211,79 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         else:
             j += 1
     return checks, k
+
+
+def _classes(fine: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The phase-2 ``states`` by class: one state of each, and each state's
+    class, as an index into those."""
+    engine = Engine(fine)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
+                             return_inverse=True)
+    return states[keep], np.ravel(cls)
+
+
+def _level(store: Store, table, coarse: Puzzle, fine: Puzzle, depth: int) -> np.ndarray:
+    """The merged grid's states at ``depth``, as words: every state at its
+    God number (listed by the census), one of each orbit under its
+    symmetries above it (read from the table, kept beside the database)."""
+    if depth == table.height:
+        cells = table.ranking.cell_words(table.last)
+        if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
+            full = np.uint64((1 << fine.ncells) - 1)
+            cells = np.concatenate([cells, ~cells & full])
+        return cells
+    with step(f"the {coarse.label} states at {depth}",
+              f"one of each orbit under its {len(coarse.maps)} symmetries, read from the census table") as st:
+        def progress(done, size):
+            st.status = (f"{done / size:.0%} of the table read" if done < size else
+                         "table read; walking each state found down to the goal")
+        return cached_level(store, coarse, table, depth, progress)
+
+
+def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries: int = TRIES,
+                   size: int = PILOT, seed: int = 2016, solve: int = 0) -> list[dict]:
+    """What the checks for ``off`` moves off would leave, measured on a
+    sample where the full checks are too long to make (docs/frontier.md):
+    each level G - j (j < ``off``) within W - ``off`` + j, as
+    :func:`by_merging` checks it, on ``size`` of its states drawn with
+    ``seed`` (one of each orbit above the God number, as the full check
+    reads them), and with ``solve`` the first ``solve`` liftings the sample
+    leaves solved one by one within G + W - ``off`` moves, as the full
+    check would solve them. Per level: the level, the distance, its states
+    (``orbits`` where one of each), the sample, the sampled states with a
+    lifting left and the liftings left, and the liftings solved with their
+    median seconds and longest solution. Needs the merged grid's census
+    (two colours) and each level's states, both kept beside the database."""
+    from ..solver.within import solve_within
+
+    check(n, c)
+    fine = wrapslide(n, c)
+    coarse, states = merged_phase_states(fine, together)
+    if coarse.c != 2 or len(merged_colours(fine, together)) != 2:
+        raise WsdbError("a check needs two colours merged into a grid of two (e.g. 6x6 three colours, --merge 12)")
+    table = cached_subset_table(store, coarse, resident=True)
+    reps, cls = _classes(fine, states)
+    distances = _exact_distances(store, fine, reps)[0][cls]
+    worst, rng, out = int(distances.max()), np.random.default_rng(seed), []
+    for j in range(off):
+        depth, above = table.height - j, worst - off + j
+        cells = _level(store, table, coarse, fine, depth)
+        sample = np.sort(rng.choice(cells, size=min(size, len(cells)), replace=False))
+        left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, sample, depth,
+                                                above, tries, listed=len(sample) * (1 << 20) if solve else 0)
+        row = dict(level=depth, at_most=above, states=len(cells), orbits=depth < table.height,
+                   sample=len(sample), states_left=len(still), left=left)
+        if solve and len(liftings):
+            texts = list(state_texts(fine, liftings[::max(1, len(liftings) // solve)][:solve]))
+            seconds, lengths, t0 = [], [], time.perf_counter()
+            for sol in solve_within(texts, depth + above, store):
+                seconds.append(time.perf_counter() - t0)
+                lengths.append(sol.length)
+                t0 = time.perf_counter()
+            row |= dict(solved=len(texts), within=sum(x <= depth + above for x in lengths),
+                        longest=max(lengths), median_seconds=float(np.median(seconds)))
+        out.append(row)
+    return out
 
 
 @dataclass
