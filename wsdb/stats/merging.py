@@ -37,6 +37,7 @@ stricter check left liftings of.
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -270,7 +271,7 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
         cells = _level(store, table, coarse, fine, depth)
         sample = np.sort(rng.choice(cells, size=min(size, len(cells)), replace=False))
         left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, sample, depth,
-                                                above, tries, listed=len(sample) * (1 << 20) if solve else 0)
+                                                above, tries, listed=sys.maxsize if solve else 0)   # every one
         row = dict(level=depth, at_most=above, states=len(cells), orbits=depth < table.height,
                    sample=len(sample), states_left=len(still), left=left)
         if solve and len(liftings):
