@@ -107,6 +107,10 @@ def test_a_level_read_from_the_table_is_one_state_per_orbit():
         want = {min(int(((x[m] == 0) << bits).sum()) for m in puzzle.maps) for x in level}
         got = table.ranking.level(table.words, d, puzzle.maps)
         assert len(got) == len(want) and set(got.tolist()) == want
+        # and the same from a level listed whole (the deepest, as the census lists it)
+        whole = ((level == 0).astype(np.uint64) << bits.astype(np.uint64)).sum(axis=1, dtype=np.uint64)
+        least = table.ranking.orbits(whole, puzzle.maps)
+        assert len(least) == len(want) and set(least.tolist()) == want
 
 
 def test_a_census_made_here_and_one_mapped_from_the_cache_share_one_compile():

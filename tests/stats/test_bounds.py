@@ -686,7 +686,7 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
     order = np.argsort(finished.astype(np.int64) @ weights)
     codes = (finished.astype(np.int64) @ weights)[order]
     far = np.array([distance(f) for f in finished])[order]
-    assert by_merging(Store.open(db), 4, 3, together, detours=False, solve_left=0).value == b.value + 1
+    assert by_merging(Store.open(db), 4, 3, together, detours=False, solve_left=0).value > b.value
     assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"   # proves it again
     for x in levels[-1][::110]:
         paths = _paths_to_goal(x, len(levels) - 1, len(levels) + 1, moves, depth)
@@ -715,12 +715,13 @@ def test_a_sampled_check_of_the_whole_level_leaves_what_the_check_leaves(db):
     assert full["unavoidable"] > 0   # the check leaves liftings, so the counts can differ
     assert (whole["level"], whole["at_most"], whole["states"], whole["left"]) == (
         full["level"], full["at_most"], full["states"], full["unavoidable"])
-    assert whole["sample"] == whole["states"] and not whole["orbits"]
+    assert whole["sample"] == whole["states"]
     # each lifting solved is a state of the grid, and a solution within the budget is found for it
-    assert whole["solved"] == 4 and whole["within"] == 4 and whole["longest"] <= whole["level"] + whole["at_most"]
-    # a smaller sample: part of each level, one of each orbit above the God number, no more liftings
+    assert whole["solved"] == whole["within"] == min(4, whole["left"])
+    assert whole["longest"] <= whole["level"] + whole["at_most"]
+    # a smaller sample: part of each level, no more liftings
     rows = sampled_checks(Store.open(db), 4, 3, "12", off=2, tries=2, size=5)
     assert [r["level"] for r in rows] == [whole["level"], whole["level"] - 1]
-    assert [r["orbits"] for r in rows] == [False, True] and all(r["sample"] == 5 for r in rows)
+    assert all(r["sample"] == 5 for r in rows)
     assert rows[0]["at_most"] == whole["at_most"] - 1 and "solved" not in rows[0]
     assert all(r["states_left"] <= r["sample"] and (r["left"] > 0) == (r["states_left"] > 0) for r in rows)

@@ -369,6 +369,16 @@ def _least(word, S):
 
 
 @njit(cache=True, parallel=True)
+def least_of(cells, S):
+    """Which words of ``cells`` are the least of their images under the
+    maps ``S``: of a level listed whole, one state of each orbit."""
+    out = np.empty(cells.shape[0], dtype=np.bool_)
+    for s in prange(cells.shape[0]):
+        out[s] = _least(cells[s], S)
+    return out
+
+
+@njit(cache=True, parallel=True)
 def least_coded(words, lo, hi, code, k, ncells, binom, S, last, full):
     """For the indices lo..hi-1: bit 0 where the index is coded ``code`` and
     its word is the least of its images under the maps ``S``; bit 1 the same

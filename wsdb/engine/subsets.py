@@ -132,6 +132,13 @@ class SubsetRanking:
         cells = np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
         return cells[sk.distances_of(words, cells, P, R, last, full) == depth]
 
+    def orbits(self, cells: np.ndarray, maps: np.ndarray) -> np.ndarray:
+        """Of ``cells``, words of a whole level (every image under the cell
+        maps ``maps`` among them), one for each orbit: its least word, as
+        :meth:`level` reads them."""
+        S = sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
+        return cells[sk.least_of(np.ascontiguousarray(cells, dtype=np.uint64), S)]
+
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, shortest: int,
                     goals: np.ndarray, cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray,
                     far: np.ndarray, detours: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -23,9 +23,10 @@ In general K moves come off when, for each j < K, every lifting of every
 state at G - j has a path that finishes at most W - K + j from solved
 (a shortest one, or a detour one or two moves longer that finishes as
 many moves nearer): a state at G - j then takes at most G + W - K moves, and one
-nearer than G - K + 1 at most G - K + W. The level G - j (j > 0) is read
-from the table one state per orbit under the grid's symmetries, which
-carry paths, liftings and phase-2 distances alike. Where every path tried
+nearer than G - K + 1 at most G - K + W. Each level is checked at one
+state per orbit under the grid's symmetries, which carry paths, liftings
+and phase-2 distances alike: at G of the states the census lists, above
+it read from the table. Where every path tried
 leaves only a few liftings (``solve_left``), each is solved by the solver
 instead: a solution of at most G + W - K moves serves it as a path would,
 and so does it for every state of its orbit. The checks run strictest
@@ -175,19 +176,19 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         t0 = time.perf_counter()
         if depth not in levels:
             levels[depth] = _level(store, table, coarse, fine, depth)
-        cells, orbits = levels[depth], j > 0
+        cells = levels[depth]
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
                   f"{above} from solved") as st:
-            def checked(done, size, spent, timed, st=st, unit="orbits" if orbits else "states"):
+            def checked(done, size, spent, timed, st=st):
                 # at the pace of the slices this run checked (those kept are read back at once)
                 left = left_at_pace(spent, timed, timed + size - done)
-                st.status = f"{done / size:.0%} of {size:,} {unit} checked" + (f", {left} left" if left else "")
+                st.status = f"{done / size:.0%} of {size:,} orbits checked" + (f", {left} left" if left else "")
             kept = Kept(store, dict(n=fine.n, c=fine.c, merge=together, level=depth, at_most=above,
                                     scheme=_scheme(tries, detours, cells)), fresh) if store.writable else None
             left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, cells,
                                                     depth, above, tries, detours, checked, solve_left, kept)
-        check = dict(level=depth, at_most=above, states=len(cells), orbits=orbits, tries=tries, unavoidable=left)
+        check = dict(level=depth, at_most=above, states=len(cells), orbits=True, tries=tries, unavoidable=left)
         if kept is not None and kept.reused:
             check["resumed"] = kept.reused   # slices kept by an earlier run, read back
         if checks and checks[-1]["level"] == depth:
@@ -224,15 +225,15 @@ def _classes(fine: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _level(store: Store, table, coarse: Puzzle, fine: Puzzle, depth: int) -> np.ndarray:
-    """The merged grid's states at ``depth``, as words: every state at its
-    God number (listed by the census), one of each orbit under its
-    symmetries above it (read from the table, kept beside the database)."""
+    """The merged grid's states at ``depth``, as words, one of each orbit
+    under its symmetries: at its God number from the states the census
+    lists, above it read from the table (kept beside the database)."""
     if depth == table.height:
         cells = table.ranking.cell_words(table.last)
         if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
             full = np.uint64((1 << fine.ncells) - 1)
             cells = np.concatenate([cells, ~cells & full])
-        return cells
+        return table.ranking.orbits(cells, coarse.maps)
     with step(f"the {coarse.label} states at {depth}",
               f"one of each orbit under its {len(coarse.maps)} symmetries, read from the census table") as st:
         def progress(done, size):
@@ -246,15 +247,14 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
     """What the checks for ``off`` moves off would leave, measured on a
     sample where the full checks are too long to make (docs/frontier.md):
     each level G - j (j < ``off``) within W - ``off`` + j, as
-    :func:`by_merging` checks it, on ``size`` of its states drawn with
-    ``seed`` (one of each orbit above the God number, as the full check
-    reads them), and with ``solve`` the first ``solve`` liftings the sample
+    :func:`by_merging` checks it, on ``size`` of its orbits drawn with
+    ``seed``, and with ``solve`` the first ``solve`` liftings the sample
     leaves solved one by one within G + W - ``off`` moves, as the full
-    check would solve them. Per level: the level, the distance, its states
-    (``orbits`` where one of each), the sample, the sampled states with a
-    lifting left and the liftings left, and the liftings solved with their
-    median seconds and longest solution. Needs the merged grid's census
-    (two colours) and each level's states, both kept beside the database."""
+    check would solve them. Per level: the level, the distance, its
+    orbits (``states``), the sample, the sampled orbits with a lifting
+    left and the liftings left, and the liftings solved with their median
+    seconds and longest solution. Needs the merged grid's census (two
+    colours) and each level's states, both kept beside the database."""
     from ..solver.within import solve_within
 
     check(n, c)
@@ -272,8 +272,8 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
         sample = np.sort(rng.choice(cells, size=min(size, len(cells)), replace=False))
         left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, sample, depth,
                                                 above, tries, listed=sys.maxsize if solve else 0)   # every one
-        row = dict(level=depth, at_most=above, states=len(cells), orbits=depth < table.height,
-                   sample=len(sample), states_left=len(still), left=left)
+        row = dict(level=depth, at_most=above, states=len(cells), sample=len(sample), states_left=len(still),
+                   left=left)
         if solve and len(liftings):
             texts = list(state_texts(fine, liftings[::max(1, len(liftings) // solve)][:solve]))
             seconds, lengths, t0 = [], [], time.perf_counter()
