@@ -52,17 +52,17 @@ def main() -> None:
         "solving them all at that pace |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    total_days = 0.0
+    total, total_days = 0.0, 0.0
     for r in rows:
         scaled = r["left"] * r["states"] / r["sample"]
         days = scaled / 2 * r.get("median_seconds", 0.0) / 86400   # one of each pair of swaps solved
-        total_days += days
+        total, total_days = total + scaled, total_days + days
         table.append(
             f"| {r['level']} | {r['at_most']} | {r['states']:,} | {r['sample']:,} | {r['states_left']:,} | "
             f"{r['left']:,} | {scaled:,.0f} | "
             + (f"{r['within']} of {r['solved']} | {r['median_seconds']:.3f} | {r['longest']} | {days:,.1f} days |"
                if "solved" in r else "- | - | - | - |"))
-    table.append(f"| all | | | | | | {sum(r['left'] * r['states'] / r['sample'] for r in rows):,.0f} | | | | "
+    table.append(f"| all | | | | | | {total:,.0f} | | | | "
                  f"{total_days:,.1f} days |")
     text = "\n".join(table)
     print(text)
