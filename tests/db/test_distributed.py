@@ -205,3 +205,24 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     (tmp_path / "kept.parquet").rename(part)
     assert run("lookup", state, "--db", db).output == good.output
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("host,client_cache,expected", [
+    ("here", None, None),                  # numba's own cache beside the code, as the client's
+    ("here", "/client/cache", "/client/cache"),
+    ("elsewhere", None, "per host"),       # another machine: never a cache file shared with it
+    ("elsewhere", "/client/cache", "per host"),
+])
+def test_workers_share_the_clients_kernels_on_its_machine_only(monkeypatch, host, client_cache, expected):
+    from wsdb.db import distributed as d
+
+    monkeypatch.setattr(d.socket, "gethostname", lambda: "here")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")   # recorded, so that the setup's own setting is undone
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
+    d.NumbaSettings(host=host, cache=client_cache).setup()
+    got = os.environ.get("NUMBA_CACHE_DIR")
+    assert got == (d.numba_cache_dir() if expected == "per host" else expected)
+    assert os.environ["NUMBA_NUM_THREADS"] == "1"
+    if expected == "per host":
+        assert got.endswith(f"numba-here-{os.getuid()}")

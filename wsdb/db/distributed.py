@@ -83,13 +83,24 @@ def numba_cache_dir() -> str:
 
 class NumbaSettings(WorkerPlugin):
     """A worker plugin that sets numba up before any kernel is imported on
-    the worker: its cache in :func:`numba_cache_dir`, and one thread, since
-    a task is one core's work and Dask runs one task per worker thread."""
+    the worker: its cache, and one thread, since a task is one core's work
+    and Dask runs one task per worker thread. A worker on the client's own
+    machine keeps the client's cache (the folder it names, or numba's own
+    beside the code), so it loads the kernels the client compiled instead of
+    compiling them again; a worker on another machine caches in
+    :func:`numba_cache_dir`, its own per host."""
 
     name = "wsdb-numba"
 
+    def __init__(self, host: str | None = None, cache: str | None = None):
+        self.host = socket.gethostname() if host is None else host
+        self.cache = os.environ.get("NUMBA_CACHE_DIR") if cache is None else cache
+
     def setup(self, worker=None):
-        os.environ.setdefault("NUMBA_CACHE_DIR", numba_cache_dir())
+        if socket.gethostname() != self.host:
+            os.environ.setdefault("NUMBA_CACHE_DIR", numba_cache_dir())
+        elif self.cache:
+            os.environ.setdefault("NUMBA_CACHE_DIR", self.cache)
         os.environ["NUMBA_NUM_THREADS"] = "1"
 
 
