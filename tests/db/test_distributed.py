@@ -212,6 +212,7 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     ("here", "/client/cache", "/client/cache"),
     ("elsewhere", None, "per host"),       # another machine: never a cache file shared with it
     ("elsewhere", "/client/cache", "per host"),
+    ("here", "rel/cache", "absolute"),     # named from the client's folder, found from the worker's
 ])
 def test_workers_share_the_clients_kernels_on_its_machine_only(monkeypatch, host, client_cache, expected):
     from wsdb.db import distributed as d
@@ -222,6 +223,8 @@ def test_workers_share_the_clients_kernels_on_its_machine_only(monkeypatch, host
     monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
     d.NumbaSettings(host=host, cache=client_cache).setup()
     got = os.environ.get("NUMBA_CACHE_DIR")
+    if expected == "absolute":
+        expected = os.path.join(os.getcwd(), client_cache)
     assert got == (d.numba_cache_dir() if expected == "per host" else expected)
     assert os.environ["NUMBA_NUM_THREADS"] == "1"
     if expected == "per host":

@@ -94,7 +94,8 @@ class NumbaSettings(WorkerPlugin):
 
     def __init__(self, host: str | None = None, cache: str | None = None):
         self.host = socket.gethostname() if host is None else host
-        self.cache = os.environ.get("NUMBA_CACHE_DIR") if cache is None else cache
+        cache = os.environ.get("NUMBA_CACHE_DIR") if cache is None else cache
+        self.cache = os.path.abspath(cache) if cache else None   # a worker's folder is not the client's
 
     def setup(self, worker=None):
         if socket.gethostname() != self.host:
