@@ -28,6 +28,11 @@ def word_cells(words, ncells: int) -> np.ndarray:
     return (np.asarray(words, dtype=np.uint64)[..., None] >> np.arange(ncells, dtype=np.uint64)) & np.uint64(1) == 1
 
 
+def _symmetries(maps) -> np.ndarray:
+    """The cell maps of a group of symmetries as the kernels read them."""
+    return sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
+
+
 @dataclass(eq=False)
 class SubsetRanking:
     """The numbering of a two-colour puzzle's states by the cells of colour 0."""
@@ -117,7 +122,7 @@ class SubsetRanking:
         distance only mod 3). ``progress(done, size)`` after each block."""
         binom, P, R, last, full = self.tables
         words = read_only(words)
-        S = sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
+        S = _symmetries(maps)
         found = []
         for lo in range(0, self.size, LEVEL_BLOCK):
             hi = min(self.size, lo + LEVEL_BLOCK)
@@ -136,8 +141,7 @@ class SubsetRanking:
         """Of ``cells``, words of a whole level (every image under the cell
         maps ``maps`` among them), one for each orbit: its least word, as
         :meth:`level` reads them."""
-        S = sk.move_tables(np.ascontiguousarray(maps, dtype=np.int64))
-        return cells[sk.least_of(np.ascontiguousarray(cells, dtype=np.uint64), S)]
+        return cells[sk.least_of(np.ascontiguousarray(cells, dtype=np.uint64), _symmetries(maps))]
 
     def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, shortest: int,
                     goals: np.ndarray, cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray,

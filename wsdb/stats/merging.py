@@ -175,7 +175,7 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         depth, above = height - j, worst - k + j
         t0 = time.perf_counter()
         if depth not in levels:
-            levels[depth] = _level(store, table, coarse, fine, depth)
+            levels[depth] = _level(store, table, coarse, depth)
         cells = levels[depth]
         with step(f"the {coarse.label} states at {depth}",
                   f"whether each way to split their merged cells has a shortest path finishing at most "
@@ -224,14 +224,14 @@ def _classes(fine: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return states[keep], np.ravel(cls)
 
 
-def _level(store: Store, table, coarse: Puzzle, fine: Puzzle, depth: int) -> np.ndarray:
+def _level(store: Store, table, coarse: Puzzle, depth: int) -> np.ndarray:
     """The merged grid's states at ``depth``, as words, one of each orbit
     under its symmetries: at its God number from the states the census
     lists, above it read from the table (kept beside the database)."""
     if depth == table.height:
         cells = table.ranking.cell_words(table.last)
         if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
-            full = np.uint64((1 << fine.ncells) - 1)
+            full = np.uint64((1 << coarse.ncells) - 1)
             cells = np.concatenate([cells, ~cells & full])
         return table.ranking.orbits(cells, coarse.maps)
     with step(f"the {coarse.label} states at {depth}",
@@ -268,7 +268,7 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
     worst, rng, out = int(distances.max()), np.random.default_rng(seed), []
     for j in range(off):
         depth, above = table.height - j, worst - off + j
-        cells = _level(store, table, coarse, fine, depth)
+        cells = _level(store, table, coarse, depth)
         sample = np.sort(rng.choice(cells, size=min(size, len(cells)), replace=False))
         left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, sample, depth,
                                                 above, tries, listed=sys.maxsize if solve else 0)   # every one
