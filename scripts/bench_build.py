@@ -42,9 +42,10 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     return wall, rss
 
 
-def timed_output(cmd: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MiB, standard output) of one process."""
-    res = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True)
+def timed_output(cmd: list[str], env: dict | None = None) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS MiB, standard output) of one process (its
+    environment ``env``, default this one's)."""
+    res = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, env=env)
     if res.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{res.stderr[-2000:]}")
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", res.stderr)

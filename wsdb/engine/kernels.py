@@ -23,6 +23,14 @@ Three paths, chosen by ``KeyTables.path``:
 
 Integer arithmetic mixes only uint64 with uint64: numba widens uint64 op
 int64 to float64, which would silently corrupt keys.
+
+Helpers are plain ``njit`` functions, here and in the ranked census's
+kernels, not ``inline="always"``: numba's own inlining copies a
+helper's IR into every kernel that calls it, and type-infers it again there
+(each of eight batch kernels, at two key widths), which doubled their compile
+time, while LLVM inlines the small helpers anyway: builds and censuses ran as
+fast either way (CHANGELOG, issue 35 §4). The solver's kernels keep it:
+without it there too, 6x6 four-colour solves took 12% longer.
 """
 from __future__ import annotations
 
@@ -73,13 +81,13 @@ _THREE = np.uint64(3)
 
 # ---- colour relabelling (thesis §3.4) --------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def relabel_word(y, vm, sigma):
     """Colour relabelling sigma applied to every two-bit field of one word."""
     return relabel4(y, vm, sigma[0], sigma[1], sigma[2], sigma[3])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def relabel4(y, vm, s0, s1, s2, s3):
     """Colour v becomes s_v in every two-bit field of one word."""
     vm = vm & _LOW
@@ -89,7 +97,7 @@ def relabel4(y, vm, s0, s1, s2, s3):
             + (h & ~lo & vm) * np.uint64(s2) + (h & lo & vm) * np.uint64(s3))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _top_bit(x):
     """Index of the highest set bit of x (x > 0)."""
     n = 0
@@ -100,7 +108,7 @@ def _top_bit(x):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _first_cell_of(v, hi, lo, vh, vl):
     """How early colour v first appears in the two-bit key (hi, lo): the bit
     position of its first cell (higher = earlier), -1 if it does not."""
@@ -135,7 +143,7 @@ def _sigma2(hi, lo, vh, vl, k):
     return r0 == 0 and r1 == 1 and r2 == 2, r0, r1, r2, r3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def first_appearance(x, ncells, k, sigma):
     """Fill sigma with the relabelling that puts colours 0..k-1 in order of
     first appearance from cell 0 (thesis §3.4); True if it is the identity.
@@ -162,7 +170,7 @@ def first_appearance(x, ncells, k, sigma):
 
 # ---- one-word keys: scalars ------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def permute1(x, tables, p):
     """Permutation p applied to the one-word key x."""
     out = _U0
@@ -171,7 +179,7 @@ def permute1(x, tables, p):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def normalise1(x, ncells, k, valid0):
     """Smallest colour relabelling of the one-word key x."""
     if k <= 1:
@@ -180,19 +188,19 @@ def normalise1(x, ncells, k, valid0):
     return x if ident else relabel4(x, valid0, s0, s1, s2, s3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rows1(y, half, full):
     """Translation by n/2 rows of a one-word key."""
     return ((y << half) | (y >> half)) & full
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cols1(y, row_half, low, high):
     """Translation by n/2 columns of a one-word key."""
     return ((y << row_half) & high) | ((y >> row_half) & low)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _images1(x, base1, d, half, row_half, full, low, high):
     """The four images of x under base map d and the half-grid translations."""
     y = permute1(x, base1, d)
@@ -200,7 +208,7 @@ def _images1(x, base1, d, half, row_half, full, low, high):
     return y, r, _cols1(y, row_half, low, high), _cols1(r, row_half, low, high)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def canonical1(x, kt):
     """Class representative of the one-word key x."""
     best = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -226,7 +234,7 @@ def canonical1(x, kt):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stabiliser1(x, kt):
     """How many (map, relabelling) pairs fix the representative x."""
     count = 0
@@ -248,7 +256,7 @@ def stabiliser1(x, kt):
 
 # ---- two-word keys: (hi, lo) scalar pairs ------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shl2(hi, lo, s):
     """(hi, lo) << s for 0 < s < 128."""
     if s >= _64:
@@ -256,7 +264,7 @@ def _shl2(hi, lo, s):
     return (hi << s) | (lo >> (_64 - s)), lo << s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shr2(hi, lo, s):
     """(hi, lo) >> s for 0 < s < 128."""
     if s >= _64:
@@ -264,7 +272,7 @@ def _shr2(hi, lo, s):
     return hi >> s, (lo >> s) | (hi << (_64 - s))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def permute2(hi, lo, tables, p):
     """Permutation p applied to the two-word key (hi, lo)."""
     oh, ol = _U0, _U0
@@ -276,7 +284,7 @@ def permute2(hi, lo, tables, p):
     return oh, ol
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def normalise2(hi, lo, ncells, k, valid):
     """Smallest colour relabelling of the two-word key (hi, lo)."""
     if k <= 1:
@@ -287,14 +295,14 @@ def normalise2(hi, lo, ncells, k, valid):
     return relabel4(hi, valid[0], s0, s1, s2, s3), relabel4(lo, valid[1], s0, s1, s2, s3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rows2(hi, lo, kt):
     ah, al = _shl2(hi, lo, kt.half)
     bh, bl = _shr2(hi, lo, kt.half)
     return (ah | bh) & kt.masks[0, 0], (al | bl) & kt.masks[0, 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cols2(hi, lo, kt):
     ah, al = _shl2(hi, lo, kt.row_half)
     bh, bl = _shr2(hi, lo, kt.row_half)
@@ -302,12 +310,12 @@ def _cols2(hi, lo, kt):
             (al & kt.masks[2, 1]) | (bl & kt.masks[1, 1]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _less2(ah, al, bh, bl):
     return ah < bh or (ah == bh and al < bl)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _min2(bh, bl, zh, zl, kt):
     zh, zl = normalise2(zh, zl, kt.ncells, kt.k, kt.valid)
     if _less2(zh, zl, bh, bl):
@@ -315,7 +323,7 @@ def _min2(bh, bl, zh, zl, kt):
     return bh, bl
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def canonical2(hi, lo, kt):
     """Class representative of the two-word key (hi, lo) (PRODUCT2 path)."""
     bh = bl = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -331,7 +339,7 @@ def canonical2(hi, lo, kt):
     return bh, bl
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def stabiliser2(hi, lo, kt):
     """How many (map, relabelling) pairs fix the representative (hi, lo)."""
     count = 0
@@ -345,7 +353,7 @@ def stabiliser2(hi, lo, kt):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _same2(zh, zl, hi, lo, kt):
     zh, zl = normalise2(zh, zl, kt.ncells, kt.k, kt.valid)
     return 1 if zh == hi and zl == lo else 0
@@ -455,7 +463,7 @@ def _popcount(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _colour_cells(v, w, bits):
     """The lowest bit of every cell of colour v in the key word w."""
     if bits == 1:
@@ -463,7 +471,7 @@ def _colour_cells(v, w, bits):
     return ((w >> _ONE) if v & 2 else ~(w >> _ONE)) & (w if v & 1 else ~w) & _LOW
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def signature(hi, lo, kt):
     """A number shared by every state of a class: power sums, over the
     quadrants, of the counts of each interchangeable colour in them. The
@@ -670,7 +678,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying by it is a bijection o
 _MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)   # the filter's own, so its bits are independent of the buckets
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hash(key, mult, fold):
     """A key's words mixed into one uint64 (multiply, fold, multiply)."""
     h = _U0
@@ -680,7 +688,7 @@ def _hash(key, mult, fold):
     return h * _MIX
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bucket(key, shift):
     return _hash(key, _MIX, np.uint64(29)) >> shift
 
@@ -729,7 +737,7 @@ def find_bucketed(keys, starts, bits, queries):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _filter_word(key, wbits):
     """(word, mask) of a key in a blocked Bloom filter of 2**wbits words:
     three bits in one word, so a query reads one cache line."""

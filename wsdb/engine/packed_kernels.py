@@ -44,13 +44,13 @@ def unseen_words(size: int) -> np.ndarray:
     return np.full((size + FIELDS - 1) // FIELDS, ALL, dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _fields(first, last):
     """The bits of fields first..last-1 of a word (0 <= first < last <= 32)."""
     return (ALL >> np.uint64(64 - 2 * (last - first))) << np.uint64(2 * first)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _wanted(word, backward):
     """The low bit of every field holding the code a level scans for:
     ``UNSEEN`` (11) backwards, ``CUR`` (01) forwards."""
@@ -58,7 +58,7 @@ def _wanted(word, backward):
     return (word & high & LOW) if backward else (word & ~high & LOW)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos):
     """Each move's neighbour index (:func:`.rank_kernels._neighbour`) as
     ``fixed[mv] + mult[mv] * d``, where d is the digit table's entry at
@@ -133,7 +133,7 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
     return counts.sum()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit, slot,
                      words, digit, arrangement, src, parity, arr_parity, halve):
     """Append the neighbours of word w's wanted states to ``ys`` (from
@@ -173,7 +173,7 @@ def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys
     return states
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mark_forward(words, ys, count):
     """Mark the unseen among the first ``count`` neighbours in ``ys``; how
     many this thread marked (the atomic clear's old word says)."""
@@ -188,7 +188,7 @@ def _mark_forward(words, ys, count):
     return found
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mark_backward(words, ys, bit, slot, todo, rest, marked, states, nmoves, g0):
     """Mark the group's unseen states with a ``CUR`` neighbour: a move at a
     time over the states still unmarked (one such neighbour is enough),

@@ -37,7 +37,7 @@ CHUNKS = 4096   # work items per level: enough to balance the threads
 SPREAD = 2731
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lehmer(p, s):
     r = 0
     for k in range(s):
@@ -49,7 +49,7 @@ def _lehmer(p, s):
     return r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _unlehmer(r, s, fact, out, used):
     for k in range(s):
         used[k] = False
@@ -191,7 +191,7 @@ def move_tables(blocks, src, pos, fact):
     return digit, arrangement, parity, arr_parity
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _digits(i, r, S, tail, parity, arr_parity, halve):
     """Split index i into its block orders' ranks (into r, the last one
     restored from its half) and return the blocks' arrangement."""
@@ -211,7 +211,7 @@ def _digits(i, r, S, tail, parity, arr_parity, halve):
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _neighbour(a, r, mv, S, tail, digit, arrangement, src, halve):
     """The index after move mv of the state with arrangement a and ranks r."""
     m = r.shape[0]
@@ -235,7 +235,7 @@ def neighbours_many(indices, digit, arrangement, src, parity, arr_parity, halve)
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _part(item, size):
     """The index range of work item ``item`` (scattered: see SPREAD)."""
     step = (size + CHUNKS - 1) // CHUNKS
@@ -243,7 +243,7 @@ def _part(item, size):
     return c * step, min(size, (c + 1) * step)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _visit(table, i, y, depth, nxt_depth, backward):
     """The edge from state i to state y. Forwards (i at ``depth``): mark y
     if unseen. Backwards (i unseen): mark i if y is at ``depth``, and say
