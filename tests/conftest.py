@@ -56,18 +56,24 @@ def users_database_untouched():
 
 
 #: Tests that compile the kernels the run needs after its first tests (the
-#: wide keys' kernels, the step kernels, the solver's searches, the
-#: censuses, the merging bound's): on a checkout with none compiled, a
-#: second pytest runs them in the background at the start, so that numba's
-#: compiles (one core each, about five minutes in all) overlap the first
-#: tests instead of adding to them. It starts with a 6x6 build, whose kernels the
-#: first tests (4x4 builds) do not compile, and reaches the 4x4 ones after
-#: the run has compiled them: a kernel both processes compile at once is
-#: compiled twice. Its results are not used.
-WARM = ["tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]",
-        "tests/engine/test_engines.py", "tests/solver/test_proof.py", "tests/solver/test_beam.py",
+#: solver's searches, the merging bound's, the censuses, the wide keys'
+#: kernels): on a checkout with none compiled, a second pytest runs them in
+#: the background at the start, so that numba's compiles (one core, about
+#: three minutes in all) overlap the first tests instead of adding to them.
+#: The run itself starts with the tests that need only the builder's 4x4
+#: kernels (:data:`LATER` waits), which it compiles while the background
+#: compiles the others in the order the run reaches them: a kernel both
+#: processes compile at once is compiled twice. Its results are not used.
+WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
+        "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once",
         "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
-        "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
+        "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py"]
+
+#: modules before tests/solver that need the solver's, the subsets', the
+#: censuses' or the wide keys' kernels: they run after the others, just
+#: before tests/solver, by when the background has compiled those kernels
+LATER = ("tests/db/test_census_cache.py", "tests/db/test_postgres.py", "tests/db/test_puzzle_trees.py",
+         "tests/engine/test_census.py", "tests/engine/test_subsets.py", "tests/engine/test_engines.py")
 
 
 def _kernels_compiled() -> bool:
@@ -101,7 +107,13 @@ def pytest_unconfigure(config):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _run_order(item) -> str:
+    path = Path(str(item.fspath)).relative_to(Path(__file__).resolve().parent.parent).as_posix()
+    return f"tests/solver/ {LATER.index(path)}" if path in LATER else path
+
+
 def pytest_collection_modifyitems(config, items):
+    items.sort(key=_run_order)   # stable: each module keeps its own order
     # slow tests run only when -m names them (pytest -m slow), so that
     # `pytest -m "not integration"` alone is the quick inner loop
     if "slow" not in (config.option.markexpr or ""):

@@ -250,7 +250,7 @@ def test_read_only_filesystem(tmp_path, db4):
         assert res.returncode == 0 and f'"distance": {want.distance}' in res.stdout, res.stderr
         res = run_wsdb("lookup", "-", "--db", db, input=f"{GOOD}\n1122/1122/3344/3344\n")
         assert res.returncode == 0 and len(res.stdout.splitlines()) == 2, res.stderr
-        for command in (["verify", "--n", 4, "--c", 4], ["stats", "--n", 4, "--c", 3], ["info"],
+        for command in (["verify", "--n", 4, "--c", 3], ["stats", "--n", 4, "--c", 3], ["info"],
                         ["solve", GOOD, "--time-limit", 2]):
             res = run_wsdb(*command, "--db", db)
             assert res.returncode == 0, (command, res.stderr)

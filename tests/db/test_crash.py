@@ -80,11 +80,11 @@ def clean43(tmp_path_factory):
     return path
 
 
-def _slow(point, depth):   # a kill while searching and one while writing run by default; the rest with -m slow
+def _slow(point, depth):   # a kill while writing runs by default; the rest with -m slow
     return pytest.param(point, depth, marks=pytest.mark.slow, id=f"{point}-{depth}")
 
 
-@pytest.mark.parametrize("point, depth", [("search", 6), _slow("search", 1), ("write", 7), _slow("write", 0),
+@pytest.mark.parametrize("point, depth", [_slow("search", 6), _slow("search", 1), ("write", 7), _slow("write", 0),
                                           _slow("between", 8), _slow("between", 3)])
 def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, point, depth):
     db = tmp_path / "k.sqlite"

@@ -60,9 +60,10 @@ def same_tree(local, db, n, c):
 
 
 SIX = pytest.param(6, 2, None, marks=pytest.mark.slow, id="6x6-c2")
+FOUR = pytest.param(4, 4, 8, marks=pytest.mark.slow, id="4-4-8")   # 6 s; 4x4 four colours is killed below
 
 
-@pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), (4, 4, 8), (6, 3, 4), SIX])
+@pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), FOUR, (6, 3, 4), SIX])
 def test_dask_build_equals_the_single_process_build(cluster, local, tmp_path, n, c, partitions):
     db = tmp_path / "d.sqlite"
     depth = 4 if (n, c) == (6, 3) else None

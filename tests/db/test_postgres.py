@@ -114,7 +114,7 @@ def test_builds_store_the_same_rows_as_sqlite(built, db4, tmp_path):
         assert pg_rows(built, q) == lite_rows(path, q)
 
 
-def test_lookup_solve_stats_verify_info_on_postgresql(built, db4):
+def test_lookup_stats_verify_info_on_postgresql(built, db4):
     states = [wsdb.format_state(s) for s in wsdb.random_states(wsdb.wrapslide(4, 4), 300, seed=11)]
     res = cli("lookup", "-", "--db", built, input="\n".join(states) + "\n")
     assert res.returncode == 0, res.stderr
@@ -124,8 +124,16 @@ def test_lookup_solve_stats_verify_info_on_postgresql(built, db4):
     six = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(6, 3), 1, seed=2)[0])
     res = cli("lookup", six, "--db", built)
     assert res.returncode == 0 and "more than 4 moves" in res.stdout, res.stderr
-    for command in (["verify", "--n", 4, "--c", 4], ["verify", "--n", 6, "--c", 3], ["stats"], ["info"],
-                    ["solve", states[0], "--time-limit", 5]):
+    for command in (["verify", "--n", 6, "--c", 3], ["stats"], ["info"]):   # keys wider than 63 bits
+        res = cli(*command, "--db", built)
+        assert res.returncode == 0, (command, res.stderr)
+        assert "Traceback" not in res.stderr
+
+
+@pytest.mark.slow   # 6 s: the same commands on the other grids (the solver on PostgreSQL is in the default run)
+def test_verify_and_solve_every_grid_on_postgresql(built):
+    states = [wsdb.format_state(s) for s in wsdb.random_states(wsdb.wrapslide(4, 4), 1, seed=11)]
+    for command in (["verify", "--n", 4, "--c", 4], ["verify", "--n", 4, "--c", 3], ["solve", states[0], "--time-limit", 5]):
         res = cli(*command, "--db", built)
         assert res.returncode == 0, (command, res.stderr)
         assert "Traceback" not in res.stderr
@@ -171,6 +179,7 @@ def test_bad_input_and_missing_builds_on_postgresql(built):
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
 
 
+@pytest.mark.slow   # 4 s: the resume of tests/db/test_store.py, after kill -9, on PostgreSQL
 def test_an_interrupted_build_resumes_on_postgresql(built, db4):
     driver = ("import os, signal, sys\nfrom wsdb.cli import main\nfrom wsdb.db import store\n"
               "real = store.Store.add_level\n"

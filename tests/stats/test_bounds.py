@@ -296,7 +296,9 @@ def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brut
     assert first["worst"] == len(levels_from(4, merged(wsdb.wrapslide(4, 3), "12").solved)) - 1
 
 
-def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_cases(db, exact_distance):
+@pytest.mark.parametrize("sample", [slice(None, None, 480),   # 4 of the 1,664 deepest states; 11 in the slow run
+                                    pytest.param(slice(None, None, 160), marks=pytest.mark.slow, id="dense")])
+def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_cases(db, exact_distance, sample):
     from tests.bruteforce import level_states, rule_moves
     from wsdb.puzzle.model import merged
 
@@ -312,7 +314,7 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
     assert len(levels) - 1 == first["worst"]
     depth = {lv.tobytes(): d for d, states in enumerate(levels) for lv in states}
     moves, distance = rule_moves(4), exact_distance(3)
-    for x in levels[-1][::160]:
+    for x in levels[-1][sample]:
         merged_cells = np.flatnonzero(x == 0)
         for ones in itertools.combinations(merged_cells, 4):
             s = np.where(x == 0, 1, 2).astype(np.uint8)
@@ -661,7 +663,9 @@ def _paths_to_goal(start, depth, longest, moves, coarse_depth):
     return out
 
 
-def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distance):
+@pytest.mark.parametrize("sample", [slice(None, None, 220),   # 1 of the 220 deepest states; another in the slow run
+                                    pytest.param(slice(110, None, 220), marks=pytest.mark.slow, id="another")])
+def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distance, sample):
     """Where the merging bound takes moves off, every lifting of the merged
     grid's deepest states has a path (shortest, or one or two moves longer:
     a detour) whose length plus the phase-2 distance it finishes on is
@@ -688,7 +692,7 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
     far = np.array([distance(f) for f in finished])[order]
     assert by_merging(Store.open(db), 4, 3, together, detours=False, solve_left=0).value > b.value
     assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"   # proves it again
-    for x in levels[-1][::110]:
+    for x in levels[-1][sample]:
         paths = _paths_to_goal(x, len(levels) - 1, len(levels) + 1, moves, depth)
         merged_cells = np.flatnonzero(x == 0)
         liftings = []

@@ -27,7 +27,7 @@ def built_database(db4):
 
 
 @schema.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_holds_to_its_schema(case):
     key = (case.method.upper(), case.path)
     CALLS[key] = CALLS.get(key, 0) + 1
