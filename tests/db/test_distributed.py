@@ -112,6 +112,7 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
 KILLS = [(4, 4, 7), pytest.param(6, 2, 4, marks=pytest.mark.slow, id="6x6-c2")]
 
 
+@pytest.mark.slow   # 13 s: Dask's own retry of a lost task; the client killed is in the default run
 @pytest.mark.parametrize("n,c,after", KILLS)
 def test_a_worker_killed_mid_level_is_retried_by_dask(cluster, local, tmp_path, n, c, after):
     address, client = cluster

@@ -197,6 +197,7 @@ def test_an_interrupted_build_resumes_on_postgresql(built, db4):
     assert pg_rows(built, q) == lite_rows(db4, q)
 
 
+@pytest.mark.slow   # 7 s: stored solver runs, as on SQLite in the default run
 def test_solver_runs_on_postgresql(built, db4, tmp_path):
     import shutil
 

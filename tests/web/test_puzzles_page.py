@@ -74,6 +74,7 @@ def test_swapping_cells_looks_up_and_solve_steps_to_the_goal(page, trees):
     assert state(page) == "123/456/789" and "at the goal" in page.text_content("#step")
 
 
+@pytest.mark.slow   # 3 s: the same page as the swapping test above, on a sliding board
 def test_a_sliding_board_from_random_to_the_goal(page, trees):
     page.select_option("#puzzle", "sliding")
     page.fill("#rows", "2")
