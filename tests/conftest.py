@@ -65,15 +65,15 @@ def users_database_untouched():
 #: compiles the others in the order the run reaches them: a kernel both
 #: processes compile at once is compiled twice. Its results are not used.
 WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
-        "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once",
         "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
-        "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py"]
+        "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py",
+        "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
 
 #: modules before tests/solver that need the solver's, the subsets', the
 #: censuses' or the wide keys' kernels: they run after the others, just
 #: before tests/solver, by when the background has compiled those kernels
-LATER = ("tests/db/test_census_cache.py", "tests/db/test_postgres.py", "tests/db/test_puzzle_trees.py",
-         "tests/engine/test_census.py", "tests/engine/test_subsets.py", "tests/engine/test_engines.py")
+LATER = ("tests/db/test_postgres.py", "tests/db/test_puzzle_trees.py", "tests/engine/test_census.py",
+         "tests/engine/test_engines.py", "tests/db/test_census_cache.py", "tests/engine/test_subsets.py")
 
 
 def _kernels_compiled() -> bool:
