@@ -65,7 +65,10 @@ def users_database_untouched():
 #: compiles the others in the order the run reaches them: a kernel both
 #: processes compile at once is compiled twice. Its results are not used.
 WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py",
+        "tests/db/test_census_cache.py::test_the_census_is_made_once_and_read_back_equal",
         "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
+        "tests/db/test_puzzle_trees.py::test_the_sliding_tree_holds_every_solvable_state_at_its_distance",
+        "tests/engine/test_packed_kernels.py::test_two_bit_levels_are_the_byte_table_levels",
         "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py",
         "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
 
