@@ -57,13 +57,14 @@ def users_database_untouched():
 
 #: Tests that compile the kernels the run needs after its first tests (the
 #: solver's searches and key index, the rankings, censuses and subsets,
-#: the wide keys' kernels, the merging bound's): on a checkout with none compiled, a second pytest runs them in
-#: the background at the start, so that numba's compiles (one core, about
-#: three minutes in all) overlap the first tests instead of adding to them.
-#: The run itself starts with the tests that need only the builder's 4x4
-#: kernels (:data:`LATER` waits), which it compiles while the background
-#: compiles the others in the order the run reaches them: a kernel both
-#: processes compile at once is compiled twice. Its results are not used.
+#: the wide keys' kernels, the merging bound's): on a checkout with none
+#: compiled, a second pytest runs them in the background at the start, so
+#: that numba's compiles (one core, about three minutes in all) overlap
+#: the first tests instead of adding to them. The run itself starts with
+#: the tests that need only the builder's 4x4 kernels (:data:`LATER`
+#: waits), which it compiles while the background compiles the others in
+#: the order the run reaches them: a kernel both processes compile at once
+#: is compiled twice. Its results are not used.
 WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py", "tests/engine/test_keyindex.py",
         "tests/engine/test_ranking.py::test_move_tables_agree_with_moving_the_cells",
         "tests/db/test_census_cache.py::test_the_census_is_made_once_and_read_back_equal",
