@@ -14,8 +14,9 @@ from wsdb.db.store import Store
 
 from .bruteforce import brute_force
 
-REFERENCE = Path(__file__).resolve().parent / "data" / "thesis.json"
-PUZZLES = Path(__file__).resolve().parent / "data" / "puzzles.json"
+REPO = Path(__file__).resolve().parent.parent
+REFERENCE = REPO / "tests" / "data" / "thesis.json"
+PUZZLES = REPO / "tests" / "data" / "puzzles.json"
 
 
 #: where pytest started: the user's own default database is ./db/wsdb.sqlite here
@@ -97,7 +98,7 @@ def pytest_configure(config):
         tmp = tempfile.mkdtemp(prefix="wsdb-warm-")
         config._wsdb_warm = (subprocess.Popen(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp}", *WARM],
-            cwd=Path(__file__).resolve().parent.parent, env=dict(os.environ, WSDB_WARM_KERNELS="1"),
+            cwd=REPO, env=dict(os.environ, WSDB_WARM_KERNELS="1"),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), tmp)
 
 
@@ -114,7 +115,10 @@ def pytest_unconfigure(config):
 
 
 def _run_order(item) -> str:
-    path = Path(str(item.fspath)).relative_to(Path(__file__).resolve().parent.parent).as_posix()
+    """The key the run's modules are sorted by: a module's path, and for
+    those in :data:`LATER` one that sorts just before tests/solver's
+    modules, in LATER's order."""
+    path = Path(str(item.fspath)).relative_to(REPO).as_posix()
     return f"tests/solver/ {LATER.index(path)}" if path in LATER else path
 
 

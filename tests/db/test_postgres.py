@@ -124,17 +124,19 @@ def test_lookup_stats_verify_info_on_postgresql(built, db4):
     six = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(6, 3), 1, seed=2)[0])
     res = cli("lookup", six, "--db", built)
     assert res.returncode == 0 and "more than 4 moves" in res.stdout, res.stderr
-    for command in (["verify", "--n", 6, "--c", 3], ["stats"], ["info"]):   # keys wider than 63 bits
-        res = cli(*command, "--db", built)
-        assert res.returncode == 0, (command, res.stderr)
-        assert "Traceback" not in res.stderr
+    all_answer(built, ["verify", "--n", 6, "--c", 3], ["stats"], ["info"])   # keys wider than 63 bits
 
 
-@pytest.mark.slow   # 6 s: the same commands on the other grids (the solver on PostgreSQL is in the default run)
+@pytest.mark.slow   # 6 s: verify of the 4x4 trees, and the solver
 def test_verify_and_solve_every_grid_on_postgresql(built):
-    states = [wsdb.format_state(s) for s in wsdb.random_states(wsdb.wrapslide(4, 4), 1, seed=11)]
-    for command in (["verify", "--n", 4, "--c", 4], ["verify", "--n", 4, "--c", 3], ["solve", states[0], "--time-limit", 5]):
-        res = cli(*command, "--db", built)
+    state = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(4, 4), 1, seed=11)[0])
+    all_answer(built, ["verify", "--n", 4, "--c", 4], ["verify", "--n", 4, "--c", 3], ["solve", state, "--time-limit", 5])
+
+
+def all_answer(url, *commands):
+    """Each command, run against the server, succeeds without a traceback."""
+    for command in commands:
+        res = cli(*command, "--db", url)
         assert res.returncode == 0, (command, res.stderr)
         assert "Traceback" not in res.stderr
 
