@@ -734,7 +734,9 @@ def grid_options(required: bool):
 @clean_errors
 def info(n, c, root, db, as_json):
     """List stored builds with their size on disk, or with --n/--c the
-    classes and states per depth of one build (`wsdb stats` tells more)."""
+    classes and states per depth of one build (`wsdb stats` tells more).
+    A build kept as Parquet levels (`wsdb build --engine dask`) is listed
+    with the folder or URL of its levels and their size there."""
     from .db.lookup import stored_levels
 
     if n is None and c is None:
@@ -752,6 +754,10 @@ def info(n, c, root, db, as_json):
             if r["status"] != "done":
                 god = f"UNFINISHED at depth {r['height']}"
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
+            if r["parquet_levels"]:   # a dask build: its classes are files, not rows
+                at = f"Parquet levels at {r['parquet_levels']}"
+                size = f"{at} (missing or unreachable)" if r["parquet_bytes"] is None else \
+                    f"{_size(r['parquet_bytes'])} of {at}"
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
             what = describe(r["n"], r["c"], r["root"], r["puzzle"])[0]
             what += f" ({r['root']} roots)" if _stored(r).roots else ""

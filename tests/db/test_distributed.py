@@ -106,6 +106,13 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
     assert run("export", out_a, "--n", 4, "--c", 3, "--db", db, "-q").exit_code == 0
     assert run("export", out_b, "--n", 4, "--c", 3, "--db", local, "-q").exit_code == 0
     assert out_a.read_text() == out_b.read_text()
+    # info names the levels and their size there: every file's bytes, counted here
+    on_disk = sum(f.stat().st_size for f in (tmp_path / "lv").rglob("*") if f.is_file())
+    row, = json.loads(run("info", "--db", db, "--json").output)
+    assert (row["parquet_levels"], row["parquet_bytes"], row["db_bytes"]) == (str(tmp_path / "lv"), on_disk, 0)
+    assert f"of Parquet levels at {tmp_path / 'lv'};" in run("info", "--db", db).output
+    (tmp_path / "lv").rename(tmp_path / "gone")
+    assert f"Parquet levels at {tmp_path / 'lv'} (missing or unreachable);" in run("info", "--db", db).output
 
 
 #: (n, c, the depth after which to kill): the 4x4 grid's deepest levels take about a second

@@ -123,6 +123,7 @@ def test_info_lists_sizes(run, db4):
     assert out.count("on disk") == 3 and "God number 12" in out
     data = json.loads(run("info", "--json", "--db", db4).stdout)
     assert [r["classes"] for r in data] == [78, 14523, 84174] and all(r["db_bytes"] for r in data)
+    assert all(r["parquet_levels"] is None and r["parquet_bytes"] is None for r in data)   # rows, not files
 
 
 @pytest.mark.parametrize("args", [["--n", "4"], ["--json", "--csv"], ["--table", "levels"], ["--n", "4", "--c", "9"]])

@@ -105,6 +105,14 @@ class LevelFolder:
     def label(self) -> str:
         return self.url
 
+    def size(self) -> int | None:
+        """Bytes of every file in the folder, or None where it cannot be
+        listed (gone, or its store unreachable)."""
+        try:
+            return int(self.fs.du(self.root)) if self.fs.isdir(self.root) else None
+        except (OSError, ValueError):
+            return None
+
     def path(self, *parts: str) -> str:
         return posixpath.join(self.root, *parts)
 

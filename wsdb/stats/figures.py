@@ -27,6 +27,8 @@ from ..puzzle.sliding import SlidingPuzzle
 
 BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
                  "states", "seconds", "version", "built_at"]
+#: what :func:`builds` adds to a build's columns: where it is kept and how big that is
+SIZE_COLUMNS = ["db_bytes", "cache_bytes", "parquet_levels", "parquet_bytes"]
 
 
 def _store(db) -> Store:
@@ -87,21 +89,39 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     """Stored builds with their size on disk: ``db_bytes`` is the build's
     share of the database file by class count (an estimate: class rows are
     nearly all of it; None for database servers), ``cache_bytes`` the
-    derived arrays cached beside the file."""
+    derived arrays cached beside the file. A build kept as Parquet levels
+    (``wsdb build --engine dask``) has no class rows, so no share of the
+    file (0): ``parquet_levels`` names its folder or URL and
+    ``parquet_bytes`` is the files' size there (None where they cannot be
+    listed); both are None for a build of rows."""
     store = _store(db)
     rows = _builds(store, n, c, root, puzzle, goal)
     size = None
     if store.path is not None:
         size = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal"))
                    if p.exists())
-    total = sum(b["classes"] for b in store.build_rows()) or 1
+    total = sum(b["classes"] for b in store.build_rows() if not b.get("levels")) or 1
     out = []
     for b in rows:
-        share = None if size is None else size * b["classes"] // total   # rounded down: shares never add up past the file
+        url = b.get("levels") or None
+        # rounded down: shares never add up past the file
+        share = None if size is None else 0 if url else size * b["classes"] // total
         files = derived_files(store.path, b) if b["puzzle"] == "wrapslide" else []
         cached = sum(f.stat().st_size for f in files)
-        out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached})
-    return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + ["db_bytes", "cache_bytes"]))
+        parquet = _parquet_size(url) if url else None
+        out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached,
+                    "parquet_levels": url, "parquet_bytes": parquet})
+    return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + SIZE_COLUMNS))
+
+
+def _parquet_size(url: str) -> int | None:
+    """The bytes of a build's Parquet levels, None where they cannot be listed."""
+    from ..db.levels import LevelFolder
+
+    try:
+        return LevelFolder(url).size()
+    except WsdbError:   # a protocol whose package is not installed here
+        return None
 
 
 def levels(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
@@ -214,7 +234,8 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     return out
 
 
-_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "antipode_classes", "antipode_states", "db_bytes"]
+_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "antipode_classes", "antipode_states", "db_bytes",
+                  "parquet_bytes"]
 
 
 def _nullable(df: pd.DataFrame) -> pd.DataFrame:

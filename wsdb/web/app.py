@@ -93,6 +93,8 @@ class BuildOut(BaseModel):
     built_at: str | None
     db_bytes: int | None
     cache_bytes: int | None
+    parquet_levels: str | None
+    parquet_bytes: int | None
 
 
 class PuzzleOut(BaseModel):
