@@ -195,6 +195,16 @@ def test_a_grid_without_a_coarser_tree_says_why(db, run):
     assert "not proven: phases: no complete tree of 6x6" in res.stderr
     res = run("bounds", "compute", "--n", 5, "--c", 3, "--db", db)
     assert res.exit_code == 2 and "Traceback" not in res.output
+    # no 8x8 tree can be finished, so no build is suggested: C(64, 16) two-colour states
+    res = run("bounds", "compute", "--n", 8, "--c", 3, "--db", db)
+    assert res.exit_code == 0 and "build" not in res.stderr and f"{math.comb(64, 16):.1e} states" in res.stderr
+
+
+def test_a_complete_tree_leaves_no_bound_missing(tmp_path, run):
+    path = tmp_path / "w.sqlite"
+    wsdb.build(4, 3, db=path)   # no two-colour tree for the phases, but the God number itself
+    res = run("bounds", "compute", "--n", 4, "--c", 3, "--db", path)
+    assert res.exit_code == 0 and "upper bound 10 by tree" in res.stdout and res.stderr == ""
 
 
 def test_the_merging_bound_from_the_command_is_stored_once(db, run):
