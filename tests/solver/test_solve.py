@@ -47,6 +47,7 @@ def test_partial_tree_hands_over_and_bounds(tmp_path, exact_distance):
             assert p.is_solved(p.apply(cells, sol.moves))
             if sol.method == "meet in the middle":
                 assert sol.optimal and sol.length == distance(cells)
+    assert "build" not in (sol.note or "")   # both trees the search reads are stored
     shallow = p.apply(p.solved[0], ["T1", "L2", "B3", "R1"])   # at most 4 moves from solved
     sol = wsdb.solve(format_state(shallow), db=db)
     assert sol.method == "stored" and sol.length == distance(shallow)
@@ -62,6 +63,8 @@ def test_8x8_without_any_database_terminates_verified(tmp_path, monkeypatch, c):
     assert p.is_solved(p.apply(cells, sol.moves))
     assert sol.lower_bound >= 1 and not sol.optimal
     assert not (tmp_path / "db").exists()   # nothing written
+    # the answer names every tree its search would read: the two-colour one, each phase's
+    assert [f"`wsdb build --n 8 --c {k}`" in sol.note for k in range(2, 5)] == [True] * (c - 1) + [False] * (4 - c)
 
 
 def test_time_limit_still_gives_a_verified_sequence(db4):

@@ -114,6 +114,27 @@ def derivation_minutes(db, n: int, c: int | None = None) -> float:
     return underived(store, n, grids)
 
 
+def trees_searched(n: int, c: int) -> list[int]:
+    """The colour counts of the n x n trees a search of an (n, c) state
+    reads: the two-colour tree (the gather table, or on 8x8 the gather
+    distances), the grid's own tree (the endgame), and from
+    ``PHASES_FROM`` every coarser grid's (the phases)."""
+    return list(range(2, c + 1)) if n >= PHASES_FROM else sorted({2, c})
+
+
+def _unbuilt(store: Store | None, n: int, c: int) -> str | None:
+    """A note naming the builds a search of (n, c) would read and the
+    database lacks (their answers are much longer without), or None."""
+    lacking = [k for k in trees_searched(n, c) if store is None or store.finished_build(n, k) is None]
+    if not lacking:
+        return None
+    builds = ", ".join(f"`wsdb build --n {n} --c {k}`" for k in lacking)
+    if len(lacking) == 1:
+        return f"for shorter answers build the {n}x{n} {lacking[0]}-colour tree: {builds}"
+    counts = ", ".join(map(str, lacking[:-1])) + f" and {lacking[-1]}"
+    return f"for shorter answers build the {n}x{n} trees of {counts} colours: {builds}"
+
+
 def first_solve_waits(db) -> dict[int, float]:
     """Per grid size, the minutes :func:`derivation_minutes` says a first
     solve will wait; sizes with nothing to derive are left out."""
@@ -147,12 +168,14 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
         return guides[n, c]
 
     phased: dict[tuple[int, int], bool] = {}
+    unbuilt: dict[tuple[int, int], str | None] = {}
     tables: dict[tuple[int, int], np.ndarray | None] = {}
     for puzzle, cells in parsed:
         started = time.perf_counter()
         n, c = puzzle.n, puzzle.c
         if (n, c) not in phased:
             phased[n, c] = _has_coarse_trees(puzzle, store)
+            unbuilt[n, c] = _unbuilt(store, n, c)
             if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
                 for k in range(2, c):   # load before any time limit starts
                     guide(n, k)
@@ -164,7 +187,7 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
         with metered(cap) as meter:   # the budget counts from 0 for each state
             problem = Problem(puzzle, cells, store, own, budget, started, coarse, tables[n, c])
-            solution = dataclasses.replace(_solve(problem, method, length_only), **meter.tally())
+            solution = dataclasses.replace(_solve(problem, method, length_only, unbuilt[n, c]), **meter.tally())
         if solution.capped:
             solution.note = "; ".join(filter(None, [solution.note, f"cut short by the time limit of {time_limit:g} s: "
                                                    "without it the answer may differ"]))
@@ -178,7 +201,8 @@ def _has_coarse_trees(puzzle: Puzzle, store: Store | None) -> bool:
             and all(store.finished_build(puzzle.n, k) is not None for k in range(2, puzzle.c + 1)))
 
 
-def _solve(p: Problem, method: str, length_only: bool) -> Solution:
+def _solve(p: Problem, method: str, length_only: bool, unbuilt: str | None) -> Solution:
+    """One state's answer; ``unbuilt`` notes the trees a search lacks."""
     stored, lower = _stored_and_bound(p)
     notes = []
     if p.puzzle.is_solved(p.cells):   # no search: some (every 2x2 state) start solved
@@ -186,9 +210,8 @@ def _solve(p: Problem, method: str, length_only: bool) -> Solution:
     elif stored >= 0 and method == "auto":
         attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
     else:   # a search: its guide matters
-        if not p.guide.has_table and p.puzzle.n in (4, 6):
-            notes.append(f"no gather table: build the {p.puzzle.n}x{p.puzzle.n} two-colour database "
-                         f"(`wsdb build --n {p.puzzle.n} --c 2`) for shorter answers")
+        if unbuilt:
+            notes.append(unbuilt)
         if method == "auto":
             attempt = by_meet(p, lower, MEET_SHARE, phases=True)
             prove(p, attempt)
