@@ -15,6 +15,7 @@ compared; a difference stops the script.
     python scripts/bench_dask.py --grid 6x6c2 --workers 1 --workers 2
     python scripts/bench_dask.py --grid 6x6c3 --depth 8 --workers 2 --memory 8GiB
     python scripts/bench_dask.py ... --write        # the table into docs/scale.md
+    python scripts/bench_dask.py --readme bench_dask_depth9:dask_depth9   # that run, said in the README
 """
 from __future__ import annotations
 
@@ -61,9 +62,15 @@ def main() -> None:
     ap.add_argument("--no-compare", action="store_true", help="skip the single-process build")
     ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
     ap.add_argument("--block", default="bench_dask")
+    ap.add_argument("--readme", default=None, metavar="BLOCK:README_BLOCK",
+                    help="build nothing: say the run docs/scale.md's BLOCK holds in a sentence, in the README's "
+                         "README_BLOCK, under that run's own provenance line")
     ap.add_argument("--project", action="store_true",
                     help="also project depths 10 and 11 of 6x6 three colours onto clusters (docs/scale.md)")
     args = ap.parse_args()
+    if args.readme:
+        readme_sentence(*args.readme.split(":", 1))
+        return
     n, c = GRIDS[args.grid]
     depth = ["--max-depth", str(args.depth)] if args.depth is not None else []
     rows, levels_rows = [], []
@@ -116,6 +123,22 @@ def main() -> None:
 
         write("docs/scale.md", args.block, table, "scripts/bench_dask.py " + " ".join(sys.argv[1:]).replace(
             " --write", ""))
+
+
+def readme_sentence(name: str, readme_block: str) -> None:
+    """The run of docs/scale.md's block ``name`` in a sentence for the
+    README: its first dask case's wall time and peak memory, and its
+    deepest level, under that block's own provenance line (the same
+    measurement, said again, not a new one)."""
+    from docs_tables import block, write_measured
+
+    body = block("docs/scale.md", name).strip().splitlines()
+    cells = [[x.strip() for x in line.strip("|").split("|")] for line in body if line.startswith("|")]
+    engine, _, wall, peak = next(row for row in cells if row[0].startswith("dask"))[:4]
+    _, depth, classes = [row for row in cells if row[0].isdigit()][-1][:3]
+    write_measured("README.md", readme_block, [body[0]],
+                   f"{float(wall):,.0f} s wall time ({engine}); {peak} MiB peak resident memory in the largest "
+                   f"process, the client or a worker; {classes} classes at depth {depth}.")
 
 
 #: What the projection assumes, stated in its table: the levels' sizes (the

@@ -68,11 +68,18 @@ def write(page: str | Path, name: str, table: str, how: str, earlier: list[str] 
     """Replace the block ``name`` of ``page`` (relative to the repository)
     with the provenance line, the ``earlier`` provenance lines of rows kept
     from before, and ``table``. The markers must be there."""
+    write_measured(page, name, [provenance(how), *earlier], table)
+
+
+def write_measured(page: str | Path, name: str, lines: list[str], table: str) -> None:
+    """Replace the block ``name`` of ``page`` with the provenance ``lines``
+    as given and ``table``: :func:`write`'s, or those of the measurement a
+    table is drawn from when it says again what another block measured."""
     path = ROOT / page
     text = path.read_text()
     pattern = _pattern(name)
     if not pattern.search(text):
         raise SystemExit(f"{page} has no block {name!r}: add <!-- begin {name} --> and <!-- end {name} -->")
-    body = "\n".join([provenance(how), *earlier]) + f"\n\n{table.rstrip()}\n"
+    body = "\n".join(lines) + f"\n\n{table.rstrip()}\n"
     path.write_text(pattern.sub(lambda m: m.group(1) + body + m.group(2), text, count=1))
     print(f"wrote {name} into {page}")
