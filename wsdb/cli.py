@@ -935,9 +935,14 @@ def _print_report(r: dict) -> None:
                    "the diameter may be larger, `wsdb census --diameter`)")
     elif r["complete"]:
         click.echo(head + f"complete, God number {r['god_number']}")
+    elif r["god_number"] is not None:   # stopped at its depth limit holding every state
+        click.echo(head + f"partial, depths 0-{r['height']} stored, holding every state: God number "
+                   f"{r['god_number']}")
+    elif r["more_than"] is not None:
+        click.echo(head + f"partial, depths 0-{r['height']} stored; states lie past them, so the God number is "
+                   f"more than {r['more_than']}")
     else:
-        click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is more than {r['height']} "
-                   "or unknown")
+        click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is at least {r['at_least']}")
     share = "all of them" if r["complete"] else f"{100 * r['coverage']:.3g}% of all {r['all_states']:,}"
     if other:
         share = (f"{'all reachable: ' if r['complete'] else ''}{100 * r['coverage']:.3g}% of the "

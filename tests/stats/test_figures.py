@@ -74,6 +74,24 @@ def test_partial_builds_say_more_than(tmp_path):
         stats.antipodes(db, 4, 4)
 
 
+def test_a_partial_build_claims_only_what_its_levels_prove(tmp_path, thesis, run):
+    # built to depth 6, the God number of 4x4 two colours: the levels hold every state, and the
+    # empty depth 7 was never grown, so "more than 6" would be wrong
+    db = tmp_path / "p.sqlite"
+    god = thesis["god_numbers"]["4x4_c2"]
+    wsdb.build(4, 2, db=db, max_depth=god)
+    row = stats.summary(db).iloc[0]
+    assert not row.complete and row.coverage == 1 and row.god_number == god and pd.isna(row.more_than)
+    assert f"holding every state: God number {god}" in run("stats", "--db", db).output
+    # a puzzle whose moves reach only some arrangements: the levels prove "at least" only
+    from wsdb.db.build import build_puzzle
+    from wsdb.puzzle.catalog import get_puzzle
+    build_puzzle(get_puzzle("rubeish", 3), db=db, max_depth=3)
+    row = stats.summary(db, puzzle="rubeish").iloc[0]
+    assert row.at_least == 3 and pd.isna(row.more_than) and pd.isna(row.god_number)
+    assert "the God number is at least 3" in run("stats", "--puzzle", "rubeish", "--db", db).output
+
+
 def test_builds_report_sizes_on_disk(db4):
     df = stats.builds(db4)
     assert (df.db_bytes > 0).all() and df.db_bytes.sum() <= db4.stat().st_size

@@ -142,12 +142,19 @@ def levels(db=None, n: int | None = None, c: int | None = None, root: str | None
 
 def summary(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
             puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
-    """One row per build: God number (or the depth a partial tree stops
-    at), mean distance over states and over classes, antipodes, coverage
-    of all states (another puzzle: of all arrangements of its goal's labels,
-    of which its moves may reach only some), and the build facts. Means
-    and antipodes are given for complete builds only: in a partial tree the
-    deepest states are unknown."""
+    """One row per build: God number (or what a partial tree says of it),
+    mean distance over states and over classes, antipodes, coverage of all
+    states (another puzzle: of all arrangements of its goal's labels, of
+    which its moves may reach only some), and the build facts. Means and
+    antipodes are given for complete builds only: in a partial tree the
+    deepest states are unknown.
+
+    A partial tree stopped at its depth limit D without growing D + 1, so
+    that level may be empty. Where every arrangement is reachable (a
+    Wrapslide grid), the God number is D when the levels hold every state
+    (``god_number``, the tree complete in fact) and more than D otherwise
+    (``more_than``: some state lies past them). Elsewhere it is at least D
+    (``at_least``), the only fact the levels prove."""
     store = _store(db)
     lv = levels(store, n, c, root, puzzle, goal)
     out = []
@@ -155,10 +162,16 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
         mine = _mine(lv, b)
         top = mine[mine.depth == mine.depth.max()]
         complete = bool(b["complete"])
-        total = _arrangements(puzzle_of(b))
+        p = puzzle_of(b)
+        total = _arrangements(p)
+        height = int(b["height"])
+        every = not complete and p.every_arrangement and int(mine.states.sum()) == total
+        god = b["god_number"] if complete else height if every else None
         out.append({
             **{k: b[k] for k in BUILD_COLUMNS},
-            "more_than": None if complete else int(b["height"]),
+            "god_number": god,
+            "more_than": height if god is None and p.every_arrangement else None,
+            "at_least": height if god is None else None,
             "all_states": total,
             "coverage": int(mine.states.sum()) / total,
             "mean_distance_states": float((mine.depth * mine.states).sum() / mine.states.sum()) if complete else None,
@@ -234,7 +247,7 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     return out
 
 
-_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "antipode_classes", "antipode_states", "db_bytes",
+_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "at_least", "antipode_classes", "antipode_states", "db_bytes",
                   "parquet_bytes"]
 
 
