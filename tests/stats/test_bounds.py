@@ -207,6 +207,17 @@ def test_a_complete_tree_leaves_no_bound_missing(tmp_path, run):
     assert res.exit_code == 0 and "upper bound 10 by tree" in res.stdout and res.stderr == ""
 
 
+def test_a_tree_stopped_at_the_god_number_holding_every_state_is_exact(tmp_path, thesis):
+    path = tmp_path / "w.sqlite"
+    god = thesis["god_numbers"]["4x4_c2"]
+    wsdb.build(4, 2, db=path, max_depth=god)   # depth 7 is empty, but never grown
+    found, _ = bd.compute(Store.open(path, write=True), 4, 2)
+    assert sorted((b.kind, b.value) for b in found if b.method == "tree") == [("lower", god), ("upper", god)]
+    wsdb.build(4, 2, db=tmp_path / "short.sqlite", max_depth=god - 1)   # some states lie past: no exact value
+    found, _ = bd.compute(Store.open(tmp_path / "short.sqlite", write=True), 4, 2)
+    assert not [b for b in found if b.method == "tree"] and holds(found, god)
+
+
 def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     before = len(Store.open(db).bound_rows(4, 3))
     res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--db", db, "--json")

@@ -137,11 +137,13 @@ def _counted(n: int, c: int, depth: int, within: int, level: int, **known) -> Bo
 
 
 def from_tree(store: Store, n: int, c: int) -> list[Bound]:
-    """Θ(n, c) exactly, from a complete tree: [lower, upper]; [] without one."""
+    """Θ(n, c) exactly, from a complete tree: [lower, upper]; [] without one.
+    A tree stopped at its depth limit whose levels hold every state is
+    complete in fact: its height is the God number."""
     row = store.finished_build(n, c)
-    if row is None or not row["complete"]:
+    if row is None or not (row["complete"] or row["states"] == wrapslide(n, c).states):
         return []
-    god = row["god_number"]
+    god = row["god_number"] if row["complete"] else row["height"]
     deepest = store.classes_at_depth(n, c, god, limit=1)[0]["grid"]
     command = f"wsdb lookup {deepest}"
     return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
