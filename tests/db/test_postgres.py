@@ -125,6 +125,10 @@ def test_lookup_stats_verify_info_on_postgresql(built, db4):
     res = cli("lookup", six, "--db", built)
     assert res.returncode == 0 and "more than 4 moves" in res.stdout, res.stderr
     all_answer(built, ["verify", "--n", 6, "--c", 3], ["stats"], ["info"])   # keys wider than 63 bits
+    # each tree's size on disk is its own table's: at least a key of 8 bytes a class
+    from wsdb.stats import builds
+    sizes = builds(built, root=None)
+    assert sizes.db_bytes.notna().all() and (sizes.db_bytes >= 8 * sizes.classes).all(), sizes
 
 
 @pytest.mark.slow   # 6 s: verify of the 4x4 trees, and the solver

@@ -449,6 +449,20 @@ class Store:
             rows = conn.execute(sa.select(levels).order_by(levels.c.n, levels.c.c, levels.c.root, levels.c.depth))
             return [dict(r._mapping) for r in rows]
 
+    def tree_bytes(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> int | None:
+        """On PostgreSQL, the bytes of a tree's own table of class rows with
+        its key and TOAST (:mod:`.tree_tables`); None on other databases, or
+        where the tree has no table."""
+        if self.sql.dialect.name != "postgresql":
+            return None
+        with self.sql.connect() as conn:
+            pid = _puzzle_id(conn, puzzle)
+            if pid is None:
+                return None
+            name = tree_tables.tree_table(n, c, root, pid)
+            return conn.execute(sa.text("SELECT pg_total_relation_size(to_regclass(:name))"),
+                                {"name": name}).scalar()
+
     # ---- classes -----------------------------------------------------------
 
     def parquet(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE):

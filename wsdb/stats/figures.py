@@ -88,7 +88,8 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
            puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """Stored builds with their size on disk: ``db_bytes`` is the build's
     share of the database file by class count (an estimate: class rows are
-    nearly all of it; None for database servers), ``cache_bytes`` the
+    nearly all of it), on PostgreSQL its own table's size (exact), None on
+    other database servers; ``cache_bytes`` the
     derived arrays cached beside the file. A build kept as Parquet levels
     (``wsdb build --engine dask``) has no class rows, so no share of the
     file (0): ``parquet_levels`` names its folder or URL and
@@ -105,7 +106,9 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     for b in rows:
         url = b.get("levels") or None
         # rounded down: shares never add up past the file
-        share = None if size is None else 0 if url else size * b["classes"] // total
+        share = 0 if url else None if size is None else size * b["classes"] // total
+        if share is None:   # a database server
+            share = store.tree_bytes(b["n"], b["c"], b["root"], b["puzzle"])
         files = derived_files(store.path, b) if b["puzzle"] == "wrapslide" else []
         cached = sum(f.stat().st_size for f in files)
         parquet = _parquet_size(url) if url else None
