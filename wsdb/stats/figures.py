@@ -89,12 +89,12 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     """Stored builds with their size on disk: ``db_bytes`` is the build's
     share of the database file by class count (an estimate: class rows are
     nearly all of it), on PostgreSQL its own table's size (exact), None on
-    other database servers; ``cache_bytes`` the
-    derived arrays cached beside the file. A build kept as Parquet levels
-    (``wsdb build --engine dask``) has no class rows, so no share of the
-    file (0): ``parquet_levels`` names its folder or URL and
-    ``parquet_bytes`` is the files' size there (None where they cannot be
-    listed); both are None for a build of rows."""
+    other database servers; ``cache_bytes`` the derived arrays cached
+    beside the file. A build kept as Parquet levels (``wsdb build --engine
+    dask``) has no class rows, so no share of the file (0):
+    ``parquet_levels`` names its folder or URL and ``parquet_bytes`` is the
+    files' size there (None where they cannot be listed); both are None
+    for a build of rows."""
     store = _store(db)
     rows = _builds(store, n, c, root, puzzle, goal)
     size = None
