@@ -70,14 +70,15 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
         ax.plot(mine.depth, mine.classes, "o-", color=CLASSES, label="classes", markersize=3.5, linewidth=1.2)
         ax.set_yscale("log")
         ax.set_ylim(0.5, max(mine.states.max(), 1) * 30)
-        if b.complete:
+        exact = pd.notna(b.god_number)   # complete, or stopped at its limit holding every state
+        if exact:
             ax.axvline(b.height + 0.5, color=MARK, linestyle="--", linewidth=1.2)
             text = f"God number {b.height}"
         else:
             ax.axvspan(b.height + 0.5, b.height + 2.5, color="#cccccc", alpha=0.6, linewidth=0)
-            text = f"stored to depth {b.height}; deeper unknown"
+            text = f"stored to depth {b.height}; " + ("more lie deeper" if pd.notna(b.more_than) else "deeper unknown")
         ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
-                color=MARK if b.complete else "#555555")
+                color=MARK if exact else "#555555")
         ax.set_title(_panel(puzzle, bn, bc), fontsize=11)
         ax.set_xlabel("depth (moves from solved)")
         ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))   # at most 15 labels
