@@ -153,3 +153,8 @@ def test_text_random_length_only_and_sizes_without_database(page, db4):
     page.wait_for_function("document.querySelectorAll('#grid .cell').length === 36")
     page.click("#random")
     page.wait_for_function("document.getElementById('distance').textContent.includes('wsdb build --n 6 --c 3')")
+    page.click("#solve")   # no 6x6 tree here: the answer names both builds it lacks, in a sentence, once each
+    page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+    note = page.inner_text("#r-note")
+    assert note.startswith("For shorter answers build the 6x6 trees of 2 and 3 colours:"), note
+    assert note.count("wsdb build --n 6 --c 3") == 1 and "wsdb build --n 6 --c 2" in note, note

@@ -326,8 +326,11 @@ function showSolution(sol) {
   $("r-time").textContent = `${sol.seconds.toFixed(2)} s, ${sol.effort} M nodes of work`;
   const notes = [];
   if (sol.timed_out && !sol.capped) notes.push("The search spent its effort: this is the best verified sequence it found.");
-  if (sol.note) notes.push(sol.note);
-  if (!sol.optimal && S.puzzle.hint) notes.push(`\`${S.puzzle.hint}\` on the server gives exact answers wherever its tree reaches.`);
+  // the solver's notes are clauses ("for shorter answers build ..."): a sentence each here
+  if (sol.note) notes.push(sol.note.charAt(0).toUpperCase() + sol.note.slice(1) + (/[.!?]$/.test(sol.note) ? "" : "."));
+  // the server's hint, unless the note already names the same build
+  if (!sol.optimal && S.puzzle.hint && !(sol.note || "").includes(S.puzzle.hint))
+    notes.push(`\`${S.puzzle.hint}\` on the server gives exact answers wherever its tree reaches.`);
   $("r-note").replaceChildren(...rich(notes.join(" ")));
   $("r-note").hidden = notes.length === 0;
   $("replay").hidden = !S.frames;
