@@ -75,6 +75,7 @@ def test_paint_solve_and_replay(page, run, db4):
     page.wait_for_selector("#result:not([hidden])", timeout=60_000)
     moves = page.locator("#moves li").all_inner_texts()
     assert len(moves) == exact and page.inner_text("#r-optimal").startswith("yes")
+    assert page.inner_text("#r-time").endswith("no search (read from the database)")   # a stored answer
     applied = run("apply", target, *moves, "--json")
     frames = json.loads(applied.stdout)["states"]
     assert json.loads(applied.stdout)["solved"]
@@ -156,5 +157,6 @@ def test_text_random_length_only_and_sizes_without_database(page, db4):
     page.click("#solve")   # no 6x6 tree here: the answer names both builds it lacks, in a sentence, once each
     page.wait_for_selector("#result:not([hidden])", timeout=60_000)
     note = page.inner_text("#r-note")
+    assert page.inner_text("#r-time").endswith("M nodes of work")   # a search
     assert note.startswith("For shorter answers build the 6x6 trees of 2 and 3 colours:"), note
     assert note.count("wsdb build --n 6 --c 3") == 1 and "wsdb build --n 6 --c 2" in note, note

@@ -323,7 +323,8 @@ function showSolution(sol) {
     `not proven: at most ${sol.length - sol.lower_bound} moves above the optimum, which lies in ` +
     `${sol.lower_bound}..${sol.length}`;
   $("r-method").textContent = sol.method;
-  $("r-time").textContent = `${sol.seconds.toFixed(2)} s, ${sol.effort} M nodes of work`;
+  $("r-time").textContent = `${sol.seconds.toFixed(2)} s, ` +
+    (sol.effort > 0 ? `${sol.effort} M nodes of work` : "no search (read from the database)");
   const notes = [];
   if (sol.timed_out && !sol.capped) notes.push("The search spent its effort: this is the best verified sequence it found.");
   // the solver's notes are clauses ("for shorter answers build ..."): a sentence each here
