@@ -45,7 +45,7 @@ import numpy as np
 
 from ..db.store import Store
 from ..errors import WsdbError
-from ..puzzle import Puzzle, format_state, parse_states, wrapslide
+from ..puzzle import format_state, parse_states, wrapslide
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete, prove
 from .effort import metered
@@ -109,8 +109,8 @@ def derivation_minutes(db, n: int, c: int | None = None) -> float:
         return 0.0
     if c is None:
         grids = [k for m, k in DERIVED if m == n]
-    else:   # the phases load the coarser grids' trees too
-        grids = list(range(2, c + 1)) if n >= PHASES_FROM else [c]
+    else:   # the phases load the coarser grids' trees too (only derived grids count)
+        grids = trees_searched(n, c)
     return underived(store, n, grids)
 
 
@@ -122,10 +122,16 @@ def trees_searched(n: int, c: int) -> list[int]:
     return list(range(2, c + 1)) if n >= PHASES_FROM else sorted({2, c})
 
 
-def _unbuilt(store: Store | None, n: int, c: int) -> str | None:
+def _built(store: Store | None, n: int, c: int) -> set[int]:
+    """The colour counts 2..c whose n x n tree the database holds."""
+    return set() if store is None else {k for k in range(2, c + 1) if store.finished_build(n, k) is not None}
+
+
+def _unbuilt(n: int, c: int, built: set[int]) -> str | None:
     """A note naming the builds a search of (n, c) would read and the
-    database lacks (their answers are much longer without), or None."""
-    lacking = [k for k in trees_searched(n, c) if store is None or store.finished_build(n, k) is None]
+    database lacks (``built`` holds the others; answers are much longer
+    without), or None."""
+    lacking = [k for k in trees_searched(n, c) if k not in built]
     if not lacking:
         return None
     builds = ", ".join(f"`wsdb build --n {n} --c {k}`" for k in lacking)
@@ -174,8 +180,10 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
         started = time.perf_counter()
         n, c = puzzle.n, puzzle.c
         if (n, c) not in phased:
-            phased[n, c] = _has_coarse_trees(puzzle, store)
-            unbuilt[n, c] = _unbuilt(store, n, c)
+            built = _built(store, n, c)
+            # phases need three or four colours and the trees of their grids, the coarser ones and the own
+            phased[n, c] = c >= 3 and len(built) == c - 1
+            unbuilt[n, c] = _unbuilt(n, c, built)
             if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
                 for k in range(2, c):   # load before any time limit starts
                     guide(n, k)
@@ -192,13 +200,6 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
             solution.note = "; ".join(filter(None, [solution.note, f"cut short by the time limit of {time_limit:g} s: "
                                                    "without it the answer may differ"]))
         yield solution
-
-
-def _has_coarse_trees(puzzle: Puzzle, store: Store | None) -> bool:
-    """Phases need three or four colours and the trees of their grids, the
-    coarser ones and the grid's own."""
-    return (puzzle.c >= 3 and store is not None
-            and all(store.finished_build(puzzle.n, k) is not None for k in range(2, puzzle.c + 1)))
 
 
 def _solve(p: Problem, method: str, length_only: bool, unbuilt: str | None) -> Solution:

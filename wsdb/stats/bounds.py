@@ -40,6 +40,7 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
+from .figures import proven_god_number
 
 #: The game's grid sizes, whose God numbers the bounds are about.
 GRIDS = (4, 6, 8)
@@ -141,9 +142,9 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
     A tree stopped at its depth limit whose levels hold every state is
     complete in fact: its height is the God number."""
     row = store.finished_build(n, c)
-    if row is None or not (row["complete"] or row["states"] == wrapslide(n, c).states):
+    god = None if row is None else proven_god_number(row, wrapslide(n, c))
+    if god is None:
         return []
-    god = row["god_number"] if row["complete"] else row["height"]
     deepest = store.classes_at_depth(n, c, god, limit=1)[0]["grid"]
     command = f"wsdb lookup {deepest}"
     return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),

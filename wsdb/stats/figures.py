@@ -73,6 +73,18 @@ def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
     return get_puzzle(build["puzzle"], build["n"], goal=build["root"])
 
 
+def proven_god_number(build: dict, puzzle) -> int | None:
+    """The God number a stored build proves: a complete tree's, or the
+    height of one stopped at its depth limit whose levels hold every state
+    of a puzzle whose every arrangement can be solved (the level past it,
+    never grown, is empty); None where it proves none."""
+    if build["complete"]:
+        return build["god_number"]
+    if puzzle.every_arrangement and build["states"] == _arrangements(puzzle):
+        return int(build["height"])
+    return None
+
+
 def _arrangements(puzzle) -> int:
     """Every arrangement of a puzzle's labels (a sliding board: of its tiles
     and blank, of which half can be solved)."""
@@ -168,8 +180,7 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
         p = puzzle_of(b)
         total = _arrangements(p)
         height = int(b["height"])
-        every = not complete and p.every_arrangement and int(mine.states.sum()) == total
-        god = b["god_number"] if complete else height if every else None
+        god = proven_god_number(b, p)
         out.append({
             **{k: b[k] for k in BUILD_COLUMNS},
             "god_number": god,
