@@ -1,4 +1,6 @@
 """Lookup (wsdb/db/lookup.py): distances are optimal, sequences solve."""
+import json
+
 import pytest
 
 import wsdb
@@ -63,3 +65,17 @@ def test_stored_builds_and_levels(db4):
     assert [(b["n"], b["c"]) for b in builds] == [(4, 2), (4, 3), (4, 4)]
     levels = wsdb.stored_levels(4, 4, db4)
     assert sum(r["states"] for r in levels) == wsdb.wrapslide(4, 4).states
+
+
+def test_the_command_points_past_a_partial_tree_to_solve(tmp_path, run):
+    """A state past the tree gets its proven 'more than', and (on stderr,
+    once for a batch) the command that answers with a sequence."""
+    db = tmp_path / "p.sqlite"
+    wsdb.build(4, 4, db=db, max_depth=3)
+    far = run("lookup", "1212/3434/1243/3421", "--db", db)
+    assert far.exit_code == 0 and far.stdout.strip().endswith("more than 3 moves (beyond the stored partial tree)")
+    assert far.stderr.count("wsdb solve STATE") == 1
+    near = run("lookup", "1122/1122/3344/3344", "--db", db)
+    assert near.exit_code == 0 and near.stderr == ""
+    as_json = run("lookup", "1212/3434/1243/3421", "--db", db, "--json")
+    assert json.loads(as_json.stdout)["more_than"] == 3 and as_json.stderr == ""

@@ -83,3 +83,19 @@ def test_a_target_that_is_not_a_regular_file_is_refused(run, db4, tmp_path):
     link.symlink_to("/dev/full")
     res = run("export", link, "--n", 4, "--c", 2, "--db", db4)
     assert res.exit_code == 2 and "not a regular file" in res.stderr and link.is_symlink()
+
+
+def test_a_long_export_tells_how_far_it_has_got(db4, tmp_path, monkeypatch):
+    """No wait of over 2 seconds is silent: the export is announced, counts
+    the classes written against the build's own count, and ends on the whole."""
+    from wsdb import notices
+
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    counted = []
+    real = notices.Step.count
+    monkeypatch.setattr(notices.Step, "count", lambda st, *a: (real(st, *a), counted.append(st.status)))
+    said = []
+    with notices.listening(said.append):
+        assert export(4, 3, tmp_path / "p.csv", db=db4, chunk=5000) == 14523
+    assert [s.split(" (")[0] for s in counted] == [f"{k:,} of 14,523 classes" for k in (0, 5000, 10000, 14523)]
+    assert said[0].startswith("exporting 4x4 3-colour to p.csv") and "done in" in said[-1]

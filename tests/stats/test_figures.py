@@ -55,6 +55,20 @@ def test_orbit_profile_adds_up_and_matches_brute_force(db4, brute, c):
         assert prof.orbit_size.tolist() == sizes.tolist() and prof.classes.tolist() == counts.tolist()
 
 
+def test_the_orbit_count_says_what_it_counts(db4, monkeypatch):
+    """It reads every stored class (seconds on a tree of millions), so past
+    2 seconds it says so; silenced, it says nothing."""
+    from wsdb import notices
+
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    said = []
+    with notices.listening(said.append):
+        prof = stats.orbit_profile(db4, 4, 3)
+    assert int(prof.classes.sum()) == 14523
+    assert said[0] == "counting the 4x4 3-colour classes by orbit size (14,523 classes)..."
+    assert "done in" in said[-1]
+
+
 def test_antipodes_are_at_the_god_number(db4, brute):
     b = brute(4, 3)
     df = stats.antipodes(db4, 4, 3)

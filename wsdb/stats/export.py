@@ -20,6 +20,7 @@ from pathlib import Path
 from ..engine.keys import KeyLayout
 from ..errors import WsdbError
 from ..db.lookup import tree_root
+from ..notices import step
 from ..puzzle import check_grid, wrapslide
 from ..puzzle.text import state_texts
 from .figures import _store
@@ -50,14 +51,15 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
                         "pipe); expected a file name")
     store = _store(db)
     n, c, root = puzzle.n, puzzle.c, root if puzzle.roots else tree_root(puzzle)
-    store.require_build(n, c, root, puzzle.name)
+    total = store.require_build(n, c, root, puzzle.name)["classes"]
     layout = KeyLayout.for_colours(puzzle.ncells, c)
     wide = not layout.sql_integer
-    rows = (_with_grids(part, layout, puzzle, wide)
-            for part in store.iter_classes(n, c, root, chunk, puzzle=puzzle.name))
     tmp = path.with_name(f".{path.name}.part")
     try:
-        count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
+        with step(f"exporting {puzzle.label} to {path.name}") as st:
+            rows = _counted((_with_grids(part, layout, puzzle, wide)
+                             for part in store.iter_classes(n, c, root, chunk, puzzle=puzzle.name)), st, total)
+            count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
         tmp.replace(path)
     except OSError as e:
         raise WsdbError(f"cannot write {path}: {e.strerror or e}") from None
@@ -65,6 +67,16 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         if tmp.exists():
             tmp.unlink()
     return count
+
+
+def _counted(chunks, st, total: int):
+    """The chunks as they come, telling the step how many classes are written."""
+    done = 0
+    st.count(done, total, "classes")
+    for part in chunks:
+        yield part
+        done += len(part)
+        st.count(done, total, "classes")
 
 
 def _with_grids(part: list[tuple], layout: KeyLayout, puzzle, wide: bool) -> list[tuple]:
