@@ -1296,15 +1296,22 @@ def _grid_name(b) -> str:
 
 @main.command("random")
 @draw_options(1, 10_000_000, "How many states.", colours=False)
+@click.option("--depth", type=click.IntRange(0), default=None, metavar="D",
+              help="Only states exactly D moves from solved, drawn uniformly from the stored "
+                   "tree's level D (a partial tree's levels serve up to its depth).")
 @columns_option
 @puzzle_options
 @db_option
 @json_option
 @clean_errors
-def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
+def random_cmd(n, c, count, seed, depth, m, puzzle, goal, db, as_json):
     """Print uniformly random states, one per line: every arrangement of
     the colours is equally likely (a random permutation of the cells, not a
     random walk from solved). Pipe them to `lookup -` or `solve -`.
+
+    With --depth D, every state exactly D moves from solved is equally
+    likely: a puzzle of known difficulty, or a sample of one level, drawn
+    from the stored tree, e.g. `wsdb random --n 6 --c 2 --depth 12`.
 
     Another puzzle's moves may reach only some arrangements: its states are
     drawn uniformly from its complete stored tree (`wsdb build --puzzle`),
@@ -1316,12 +1323,12 @@ def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
     from .puzzle.text import state_texts
 
     p = _board(puzzle, n, m, c, goal)
-    if p.every_arrangement:
+    if p.every_arrangement and depth is None:
         draw = functools.partial(random_states, p)
     else:
         from .db.sample import TreeSampler
 
-        draw = TreeSampler(p, db).draw
+        draw = TreeSampler(p, db, depth=depth).draw
     text = functools.partial(state_texts, p)
     seed = _seed_or_fresh(seed)
     rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
@@ -1330,6 +1337,7 @@ def random_cmd(n, c, count, seed, m, puzzle, goal, db, as_json):
         lines = list(text(draw(min(step, count - start), rng)))
         if as_json:
             head = {"n": n, "c": p.c} if p.roots else {"puzzle": puzzle, "n": n, "goal": p.goal}
+            head = head if depth is None else {**head, "depth": depth}
             lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x})
                      for i, x in enumerate(lines)]
         click.echo("\n".join(lines))

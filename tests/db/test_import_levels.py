@@ -96,7 +96,9 @@ def test_damaged_levels_are_one_line_and_write_nothing(source, tmp_path, run):
         assert said in res.stderr and len(res.stderr.splitlines()) == 1, (what, res.stderr)
         assert not db.exists(), what
     res = run("import", tmp_path / "nowhere", "--db", db, "-q")
-    assert res.exit_code == 2 and "no manifest.json" in res.stderr and not db.exists()
+    assert res.exit_code == 2 and "nowhere: no such folder" in res.stderr and not db.exists()
+    res = run("import", victim.parent / "part-00001.parquet", "--db", db, "-q")
+    assert res.exit_code == 2 and "a file, not a folder" in res.stderr and not db.exists()
 
 
 @pytest.mark.parametrize("n,c", [(4, 3), (6, 3)])

@@ -68,6 +68,11 @@ def test_apply_random_info_are_the_cli_answers(client, run, db4):
     assert len(got["states"]) == 4 and got["states"][0] == state and got["states"][-1] == got["result"]
     rnd = client.get("/api/random", params={"n": 6, "c": 3, "seed": 17}).json()
     assert rnd == cli_json(run, "random", "--n", 6, "--c", 3, "--seed", 17)[0]
+    deep = client.get("/api/random", params={"n": 4, "c": 4, "seed": 17, "depth": 11}).json()
+    assert deep == cli_json(run, "random", "--n", 4, "--c", 4, "--seed", 17, "--depth", 11, "--db", db4)[0]
+    assert client.post("/api/lookup", json={"state": deep["state"]}).json()["distance"] == 11
+    past = client.get("/api/random", params={"n": 4, "c": 4, "depth": 13})
+    assert past.status_code == 400 and "expected 0 to 12, its God number" in past.json()["detail"]
     assert client.get("/api/info").json() == cli_json(run, "info", "--db", db4)[0]
 
 
@@ -79,6 +84,29 @@ def test_puzzle_facts_come_from_the_definition(client):
         assert client.post("/api/apply", json={"state": p["solved"], "moves": []}).json()["solved"]
         assert (p["hint"] is None) == (n == 4)           # the shared database holds the 4x4 trees only
         assert p["hint"] in (None, f"wsdb build --n {n} --c {c}")
+
+
+def test_the_build_hint_names_only_a_build_that_adds_something(tmp_path, monkeypatch):
+    """A partial tree as deep as `wsdb build` grows it by default gets no
+    hint (running the command again adds nothing); a shallower one, or a
+    partial tree of a grid the command finishes, does."""
+    from fastapi.testclient import TestClient
+
+    from wsdb.db import build
+    from wsdb.web.app import create_app
+
+    monkeypatch.setitem(build.DEFAULT_DEPTH, (6, 4), 3)   # the default depth 8 takes 20 s to build
+    db = tmp_path / "h.sqlite"
+    wsdb.build(6, 2, db=db, max_depth=3)
+    wsdb.build(6, 4, db=db, max_depth=2)
+    with TestClient(create_app(db=db)) as fresh:
+        def hint(c):
+            return fresh.get("/api/puzzle", params={"n": 6, "c": c}).json()["hint"]
+
+        assert hint(2) == "wsdb build --n 6 --c 2" and hint(4) == "wsdb build --n 6 --c 4"
+        assert hint(3) == "wsdb build --n 6 --c 3"                   # none stored
+        wsdb.build(6, 4, db=db)                                      # to the default depth
+        assert hint(4) is None
 
 
 @pytest.mark.parametrize("state", ["", "1212/3434/1243/342", "1111/1111/1111/1111", "12345/1234/1234/1234",

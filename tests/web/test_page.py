@@ -147,6 +147,15 @@ def test_text_random_length_only_and_sizes_without_database(page, db4):
     page.wait_for_selector("#result:not([hidden])")
     assert page.locator("#replay").is_hidden()
     assert int(page.inner_text("#r-length").split()[0]) == wsdb.lookup(shown(page), db=db4).distance
+    page.fill("#random-depth", "6")                    # 4x4 two colours' God number: its 220 antipodes
+    page.click("#random")
+    page.wait_for_function("document.getElementById('distance').textContent.includes('Exact distance: 6')")
+    assert wsdb.lookup(shown(page), db=db4).distance == 6
+    page.fill("#random-depth", "7")
+    page.click("#random")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "expected 0 to 6, its God number" in page.inner_text("#message")
+    page.fill("#random-depth", "")
     page.click("#solved")
     assert shown(page) == "1122/1122/2222/2222"
     page.select_option("#size", "6")

@@ -32,9 +32,12 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     (tree, build row). ``starting(what)`` is called once the levels and the
     database are checked, before any row is written; ``progress(level,
     seconds)`` after each depth is committed."""
-    man = LevelFolder(url).manifest()
+    folder = LevelFolder(url)
+    wrong = _not_a_folder(folder)
+    man = None if wrong else folder.manifest()
     if man is None:
-        raise WsdbError(f"{url}: no manifest.json: not a levels folder of `wsdb build --engine dask`")
+        raise WsdbError(f"{url}: {wrong or 'no manifest.json in it'}: expected the levels folder of "
+                        "`wsdb build --engine dask --levels DIR`")
     tree_src = ParquetTree(url)
     tree_src.folder.check_rows(man)   # a missing or replaced file is said before anything is written
     puzzle = stored_puzzle(man.puzzle, man.n, man.c, man.root)
@@ -70,3 +73,15 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     new["seconds"] = seconds   # the build's own time, not the import's
     store.update_build(key, {"seconds": seconds})
     return tree, new
+
+
+def _not_a_folder(folder: LevelFolder) -> str | None:
+    """Why ``folder`` cannot be a levels folder (missing, or a file), or None."""
+    try:
+        if not folder.fs.exists(folder.root):
+            return "no such folder"
+        if not folder.fs.isdir(folder.root):
+            return "a file, not a folder"
+    except OSError:   # an unreachable store: reading the manifest says why
+        pass
+    return None

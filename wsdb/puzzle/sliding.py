@@ -41,6 +41,7 @@ class SlidingPuzzle:
     roots: tuple[str, ...] = ()   # one goal, no kinds of root
     subgame: bool = False         # every tile distinct
     every_arrangement: bool = False   # half of them reach the goal
+    interchangeable: int = 1      # no labels may be swapped: every tile is distinct
 
     def __post_init__(self):
         if not (2 <= self.rows and 2 <= self.cols and self.rows * self.cols <= MAX_CELLS):

@@ -71,6 +71,7 @@ class RandomOut(BaseModel):
     n: int
     c: int
     goal: str | None = None
+    depth: int | None = None    # asked for: the state is exactly this many moves from solved
     seed: int
     index: int
     state: str
@@ -229,11 +230,8 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
 
         p = wrapslide(n, c)
         build = _build(app.state.db, n, c)
-        hint = None
-        if build is None or not build["complete"]:
-            hint = f"wsdb build --n {n} --c {c}"
         return PuzzleOut(n=n, c=c, counts=list(p.counts), solved=format_state(p.single_root(), n),
-                         moves=list(p.move_names), build=build, hint=hint)
+                         moves=list(p.move_names), build=build, hint=_build_hint(build, n, c))
 
     @app.get("/api/board", response_model=PuzzleOut, responses=ERRORS)
     def board(puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Query(ge=2, le=8), m: int | None = Query(None),
@@ -289,10 +287,13 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
     @app.get("/api/random", response_model=RandomOut, response_model_exclude_none=True, responses=ERRORS)
     def random(n: int = Query(ge=2, le=64), c: int | None = Query(None, ge=1, le=9),
                seed: int | None = Query(None, ge=0, lt=2**63), puzzle: Literal[PUZZLES] = Query("wrapslide"),
-               goal: str | None = Query(None, max_length=MAX_STATE_CHARS), m: int | None = Query(None)):
+               goal: str | None = Query(None, max_length=MAX_STATE_CHARS), m: int | None = Query(None),
+               depth: int | None = Query(None, ge=0, le=255)):
         """A uniformly random state (`wsdb random --json`): every
         arrangement of the colours equally likely; another puzzle's drawn
-        uniformly from the reachable states of its complete stored tree."""
+        uniformly from the reachable states of its complete stored tree.
+        With `depth`, every state exactly that many moves from solved
+        equally likely, drawn from the stored tree's level."""
         import numpy as np
 
         from ..puzzle.text import state_texts
@@ -302,14 +303,20 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         if puzzle == "wrapslide":
             if c is None:
                 raise WsdbError("c: expected the number of colours (2-4)")
-            cells = random_states(wrapslide(n, c), 1, seed)[0]
-            return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
-        from ..puzzle.catalog import get_puzzle
+            p = wrapslide(n, c)
+            if depth is None:
+                cells = random_states(p, 1, seed)[0]
+                return RandomOut(n=n, c=c, seed=seed, index=0, state=format_state(cells, n))
+        else:
+            from ..puzzle.catalog import get_puzzle
 
-        p = get_puzzle(puzzle, n, goal=goal, m=m)
+            p = get_puzzle(puzzle, n, goal=goal, m=m)
         with gate.slot():
-            cells = _sampler(app.state.db, p, _built_at(app.state.db, p)).draw(1, np.random.default_rng(seed))
-        return RandomOut(puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0,
+            cells = _sampler(app.state.db, p, _built_at(app.state.db, p), depth).draw(
+                1, np.random.default_rng(seed))
+        if p.roots:
+            return RandomOut(n=n, c=c, seed=seed, index=0, depth=depth, state=format_state(cells[0], n))
+        return RandomOut(puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0, depth=depth,
                          state=state_texts(p, cells)[0])
 
     @app.get("/api/info", response_model=list[BuildOut], responses=ERRORS)
@@ -339,12 +346,31 @@ def _built_at(db, puzzle) -> str | None:
 
 
 @lru_cache(maxsize=4)
-def _sampler(db, puzzle, built_at):
-    """The random-state sampler of a stored tree, kept between requests:
-    reading a tree's classes takes seconds for the 2x5 sliding puzzle."""
+def _sampler(db, puzzle, built_at, depth=None):
+    """The random-state sampler of a stored tree (or of one of its levels),
+    kept between requests: reading a tree's classes takes seconds for the
+    2x5 sliding puzzle."""
     from ..db.sample import TreeSampler
 
-    return TreeSampler(puzzle, db)
+    return TreeSampler(puzzle, db, depth=depth)
+
+
+def _build_hint(build: dict | None, n: int, c: int) -> str | None:
+    """The `wsdb build` that would make more answers exact; none where the
+    tree is complete, or as deep as that command grows it (running it again
+    would add nothing)."""
+    from ..db.build import default_depth
+
+    if build is not None:
+        if build["complete"]:
+            return None
+        try:
+            deepest = default_depth(n, c)   # None: the command builds the grid to the end
+        except WsdbError:   # a grid with no default depth: any stored tree is the user's choice
+            return None
+        if deepest is not None and build["height"] >= deepest:
+            return None
+    return f"wsdb build --n {n} --c {c}"
 
 
 def _build(db, n: int, c: int) -> dict | None:

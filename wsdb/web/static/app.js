@@ -452,7 +452,9 @@ function init() {
     setTimeout(() => { $("copy").textContent = "Copy"; }, 1500);
   });
   $("random").addEventListener("click", async () => {
-    try { S.cells = parseText((await api(`/api/random?n=${S.n}&c=${S.c}`)).state); edited(); }
+    const depth = $("random-depth").value.trim();   // blank: every arrangement equally likely
+    const url = `/api/random?n=${S.n}&c=${S.c}` + (depth === "" ? "" : `&depth=${encodeURIComponent(depth)}`);
+    try { S.cells = parseText((await api(url)).state); edited(); }
     catch (e) { showError(e.message); }
   });
   $("solved").addEventListener("click", () => { S.cells = parseText(S.puzzle.solved); edited(); });
