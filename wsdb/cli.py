@@ -1301,10 +1301,11 @@ def _grid_name(b) -> str:
                    "tree's level D (a partial tree's levels serve up to its depth).")
 @columns_option
 @puzzle_options
+@quiet_option
 @db_option
 @json_option
 @clean_errors
-def random_cmd(n, c, count, seed, depth, m, puzzle, goal, db, as_json):
+def random_cmd(n, c, count, seed, depth, m, puzzle, goal, quiet, db, as_json):
     """Print uniformly random states, one per line: every arrangement of
     the colours is equally likely (a random permutation of the cells, not a
     random walk from solved). Pipe them to `lookup -` or `solve -`.

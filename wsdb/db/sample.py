@@ -22,6 +22,7 @@ import numpy as np
 
 from ..engine import puzzle_engine
 from ..errors import WsdbError
+from ..notices import step
 from ..puzzle import Puzzle
 from .lookup import tree_root
 from .status import describe
@@ -50,9 +51,17 @@ class TreeSampler:
             raise WsdbError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
                             f"{build['height']}, {deepest}")
         eng = puzzle_engine(puzzle)
-        reps, _, _, orbits = store.load(puzzle.n, puzzle.c, eng.layout, root, depth=depth, puzzle=puzzle.name)
-        self.puzzle = puzzle
-        self.cells = eng.decode(reps)
+        classes = build["classes"] if depth is None else next(
+            (r["classes"] for r in store.level_rows(puzzle.n, puzzle.c, root, puzzle.name) if r["depth"] == depth), 0)
+        with step(f"reading the {puzzle.label} tree" + ("" if depth is None else f"'s level {depth}"),
+                  f"{classes:,} classes"):
+            if depth is None:
+                reps, _, _, orbits = store.load(puzzle.n, puzzle.c, eng.layout, root, puzzle=puzzle.name)
+            else:
+                reps, orbits = store.keys_and_orbits(puzzle.n, puzzle.c, eng.layout, depth, root,
+                                                     puzzle=puzzle.name)
+        self.puzzle, self.decode = puzzle, eng.decode
+        self.reps = reps                  # decoded only when drawn: a level may hold millions
         self.ends = np.cumsum(orbits)     # class k holds states ends[k-1] .. ends[k]-1
         k = puzzle.interchangeable
         # each relabelling of colours 0..k-1 as a lookup table over every label
@@ -74,5 +83,5 @@ class TreeSampler:
                              len(maps) * len(self.relabel))
         perm, geo = np.divmod(g, len(maps))
         picks = np.searchsorted(self.ends, state, side="right")
-        moved = np.take_along_axis(self.cells[picks], maps[geo], axis=1)
+        moved = np.take_along_axis(self.decode(self.reps[picks]), maps[geo], axis=1)
         return np.take_along_axis(self.relabel[perm], moved.astype(np.intp), axis=1)
