@@ -133,3 +133,24 @@ def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path,
     monkeypatch.setattr(RealStore, "add_level", real)
     assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
     same_rows(local, db, 4, 3)
+
+
+def test_random_states_of_a_level_are_the_same_from_parquet_levels(source, tmp_path):
+    """`wsdb random --depth` reads a tree kept as Parquet levels through the
+    same store call: the same seed draws the same states as from the rows."""
+    import shutil
+    import sqlite3
+
+    from wsdb.db.sample import TreeSampler
+    from wsdb.puzzle import wrapslide
+
+    local, levels = source
+    kept = tmp_path / "kept.sqlite"
+    shutil.copy(local, kept)
+    with sqlite3.connect(kept) as conn:
+        conn.execute("update builds set levels = ? where n = 6 and c = 3", (levels[(6, 3)],))
+    assert Store.open(kept).parquet(6, 3) is not None
+    rows, parquet = (TreeSampler(wrapslide(6, 3), db, depth=4) for db in (local, kept))
+    assert rows.states == parquet.states > 0
+    draw = [s.draw(200, np.random.default_rng(9)) for s in (rows, parquet)]
+    assert (draw[0] == draw[1]).all()
