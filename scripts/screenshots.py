@@ -3,10 +3,11 @@
 
 Starts the server over DB on a free loopback port, paints and solves as a
 player would, and writes PNGs to OUT. The database should hold the 4x4
-four-colour tree and the 6x6 two-colour tree (the 6x6 shot solves a
-four-colour state guided by it):
+four-colour tree, the 6x6 two-colour tree and the default 6x6 four-colour
+one (the 6x6 shot solves a four-colour state beyond the latter, guided by
+the former):
 
-    wsdb build --n 4 --c 4 && wsdb build --n 6 --c 2
+    wsdb build --n 4 --c 4 && wsdb build --n 6 --c 2 && wsdb build --n 6 --c 4
     wsdb build --puzzle rubeish --n 3            # for the other puzzles' page
     python scripts/screenshots.py --db db/wsdb.sqlite --out docs/img
     python scripts/screenshots.py --only puzzles  # just that page's shot

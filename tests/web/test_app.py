@@ -109,6 +109,31 @@ def test_the_build_hint_names_only_a_build_that_adds_something(tmp_path, monkeyp
         assert hint(4) is None
 
 
+def test_the_page_is_told_what_a_first_solve_derives(tmp_path, monkeypatch):
+    """A grid whose first solve derives the solver's deeper trees says about
+    how long, as the CLI's notice does (and `wsdb serve` on start); once a
+    solve has derived them, nothing is left to say."""
+    from fastapi.testclient import TestClient
+
+    from wsdb.solver import settings
+    from wsdb.solver.solve import derivation_minutes
+    from wsdb.web.app import create_app
+
+    monkeypatch.setitem(settings.DERIVED, (6, 3), (3, 4))   # the default tree is 8 deep: 90 s to build
+    db = tmp_path / "d.sqlite"
+    wsdb.build(6, 3, db=db, max_depth=2)
+    wsdb.build(6, 2, db=db, max_depth=2)
+    with TestClient(create_app(db=db)) as fresh:
+        def minutes(c):
+            return fresh.get("/api/puzzle", params={"n": 6, "c": c}).json()["first_solve_minutes"]
+
+        assert minutes(3) == derivation_minutes(db, 6, 3) == settings.DERIVE_MINUTES[6, 3]
+        assert minutes(4) is None and minutes(2) is None     # nothing derived for them
+        state = format_state(random_states(wrapslide(6, 3), 1, seed=2)[0])
+        assert fresh.post("/api/solve", json={"state": state, "method": "meet"}).status_code == 200
+        assert minutes(3) is None
+
+
 @pytest.mark.parametrize("state", ["", "1212/3434/1243/342", "1111/1111/1111/1111", "12345/1234/1234/1234",
                                    "1122/1122/3344/334x4", "é" * 16])
 def test_bad_state_gets_the_cli_line_and_400(client, run, db4, state):

@@ -169,3 +169,34 @@ def test_text_random_length_only_and_sizes_without_database(page, db4):
     assert page.inner_text("#r-time").endswith("M nodes of work")   # a search
     assert note.startswith("For shorter answers build the 6x6 trees of 2 and 3 colours:"), note
     assert note.count("wsdb build --n 6 --c 3") == 1 and "wsdb build --n 6 --c 2" in note, note
+
+
+def test_a_first_solve_says_it_derives_tables(browser, tmp_path, monkeypatch):
+    """While the first solve of a grid derives the solver's deeper trees the
+    page says so, with the server's estimate; the next solve does not."""
+    import time
+
+    from wsdb.solver import settings
+
+    monkeypatch.setitem(settings.DERIVED, (6, 3), (3, 4))   # a small tree derives in a second
+    db = tmp_path / "d.sqlite"
+    wsdb.build(6, 3, db=db, max_depth=2)
+    with serving(create_app(db, max_time_limit=20)) as url:
+        pg = browser.new_page(viewport={"width": 1200, "height": 800})
+        pg.route("**/api/solve", lambda route: (time.sleep(1.0), route.continue_()))   # time to read the line
+        pg.goto(url)
+        pg.wait_for_selector('#grid [data-cell="15"]')
+        pg.fill("#state-text", format_state(random_states(wrapslide(6, 3), 1, seed=4)[0]))
+        pg.click("#load")
+        pg.wait_for_function("document.querySelectorAll('#grid .cell').length === 36")
+        pg.click("#solve")
+        pg.wait_for_selector("#deriving:not([hidden])")
+        minutes = settings.DERIVE_MINUTES[6, 3]
+        assert f"the first 6×6 solve on this server derives the solver's tables, once: about {minutes} min" \
+            in pg.inner_text("#working")
+        pg.wait_for_selector("#result:not([hidden])", timeout=60_000)
+        pg.click("#solve")
+        pg.wait_for_selector("#working:not([hidden])")
+        assert pg.locator("#deriving").is_hidden()
+        pg.wait_for_selector("#result:not([hidden])", timeout=60_000)
+        pg.close()

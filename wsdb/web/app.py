@@ -109,6 +109,9 @@ class PuzzleOut(BaseModel):
     moves: list[str]
     build: BuildOut | None = Field(description="The stored tree of this grid, if any.")
     hint: str | None = Field(description="How to make answers exact, when the database cannot.")
+    first_solve_minutes: float | None = Field(
+        None, description="About how long the first solve of this grid on this server spends deriving the "
+                          "solver's deeper trees (once per database); null when nothing is left to derive.")
     puzzle: str = "wrapslide"
     symbols: str = Field("", description="Other puzzles: the labels' symbols, in order (Wrapslide: 1..c).")
     cols: int | None = Field(None, description="Cells a row (n for square boards).")
@@ -228,10 +231,13 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         moves, and what the database holds for it."""
         from ..puzzle import format_state, wrapslide
 
+        from ..solver.solve import derivation_minutes
+
         p = wrapslide(n, c)
         build = _build(app.state.db, n, c)
         return PuzzleOut(n=n, c=c, counts=list(p.counts), solved=format_state(p.single_root(), n),
-                         moves=list(p.move_names), build=build, hint=_build_hint(build, n, c))
+                         moves=list(p.move_names), build=build, hint=_build_hint(build, n, c),
+                         first_solve_minutes=derivation_minutes(app.state.db, n, c) or None)
 
     @app.get("/api/board", response_model=PuzzleOut, responses=ERRORS)
     def board(puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Query(ge=2, le=8), m: int | None = Query(None),

@@ -295,10 +295,15 @@ async function solve() {
   const text = formatCells(start, S.n);
   $("solve").disabled = true;
   $("working").hidden = false;
+  const wait = S.puzzle.first_solve_minutes;   // the server derives the solver's deeper trees first, once
+  $("deriving").hidden = !wait;
+  $("deriving").textContent = wait ? ` (the first ${S.n}×${S.n} solve on this server derives the solver's ` +
+    `tables, once: about ${wait} min)` : "";
   const t0 = performance.now();
   const tick = setInterval(() => { $("elapsed").textContent = ((performance.now() - t0) / 1000).toFixed(0); }, 250);
   try {
     const sol = await api("/api/solve", { state: text, length_only: lengthOnly });
+    S.puzzle.first_solve_minutes = null;   // derived now, for every later solve of this grid
     S.solution = sol;
     S.frames = null; S.pos = 0;
     if (sol.moves) {
