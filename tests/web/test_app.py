@@ -3,11 +3,18 @@ same request, bad input gets the CLI's one line with 400/422, busy gets 503."""
 import json
 
 import pytest
+from fastapi.testclient import TestClient
 
 import wsdb
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.web.app import create_app
 
 STATES = [format_state(s) for c in (2, 3, 4) for s in random_states(wrapslide(4, c), 4, seed=40 + c)]
+
+
+def six_by_six(client, field):
+    """c -> one field of what /api/puzzle says of the 6x6 grid of c colours."""
+    return lambda c: client.get("/api/puzzle", params={"n": 6, "c": c}).json()[field]
 
 
 def cli_json(run, *args):
@@ -90,19 +97,14 @@ def test_the_build_hint_names_only_a_build_that_adds_something(tmp_path, monkeyp
     """A partial tree as deep as `wsdb build` grows it by default gets no
     hint (running the command again adds nothing); a shallower one, or a
     partial tree of a grid the command finishes, does."""
-    from fastapi.testclient import TestClient
-
     from wsdb.db import build
-    from wsdb.web.app import create_app
 
     monkeypatch.setitem(build.DEFAULT_DEPTH, (6, 4), 3)   # the default depth 8 takes 20 s to build
     db = tmp_path / "h.sqlite"
     wsdb.build(6, 2, db=db, max_depth=3)
     wsdb.build(6, 4, db=db, max_depth=2)
     with TestClient(create_app(db=db)) as fresh:
-        def hint(c):
-            return fresh.get("/api/puzzle", params={"n": 6, "c": c}).json()["hint"]
-
+        hint = six_by_six(fresh, "hint")
         assert hint(2) == "wsdb build --n 6 --c 2" and hint(4) == "wsdb build --n 6 --c 4"
         assert hint(3) == "wsdb build --n 6 --c 3"                   # none stored
         wsdb.build(6, 4, db=db)                                      # to the default depth
@@ -113,20 +115,15 @@ def test_the_page_is_told_what_a_first_solve_derives(tmp_path, monkeypatch):
     """A grid whose first solve derives the solver's deeper trees says about
     how long, as the CLI's notice does (and `wsdb serve` on start); once a
     solve has derived them, nothing is left to say."""
-    from fastapi.testclient import TestClient
-
     from wsdb.solver import settings
     from wsdb.solver.solve import derivation_minutes
-    from wsdb.web.app import create_app
 
     monkeypatch.setitem(settings.DERIVED, (6, 3), (3, 4))   # the default tree is 8 deep: 90 s to build
     db = tmp_path / "d.sqlite"
     wsdb.build(6, 3, db=db, max_depth=2)
     wsdb.build(6, 2, db=db, max_depth=2)
     with TestClient(create_app(db=db)) as fresh:
-        def minutes(c):
-            return fresh.get("/api/puzzle", params={"n": 6, "c": c}).json()["first_solve_minutes"]
-
+        minutes = six_by_six(fresh, "first_solve_minutes")
         assert minutes(3) == derivation_minutes(db, 6, 3) == settings.DERIVE_MINUTES[6, 3]
         assert minutes(4) is None and minutes(2) is None     # nothing derived for them
         state = format_state(random_states(wrapslide(6, 3), 1, seed=2)[0])

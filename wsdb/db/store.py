@@ -616,18 +616,7 @@ class Store:
             return reps, orbits
         stmt = (sa.select(class_rows.c.rep, class_rows.c.orbit_size)
                 .where(*_tree_is(class_rows, n, c, root, puzzle), class_rows.c.depth == depth))
-        reps, orbits = [], []
-        with self.sql.connect() as conn:
-            result = conn.execution_options(yield_per=chunk).execute(stmt)
-            for part in result.partitions():
-                rep, orb = zip(*part)
-                reps.append(layout.from_sql(rep))
-                orbits.append(np.asarray(orb, np.int64))
-        if not reps:
-            return np.zeros((0, layout.words), np.uint64), np.zeros(0, np.int64)
-        keys, orbit = np.concatenate(reps), np.concatenate(orbits)
-        order = np.lexsort(keys.T[::-1])   # the same order on any backend: a seed repeats its draw
-        return keys[order], orbit[order]
+        return self._keys_with(stmt, layout, chunk, np.int64)   # in key order on any backend: a seed repeats
 
     def keys_and_depths(self, n: int, c: int, layout, root: str = "all",
                         chunk: int = 500_000, puzzle: str = WRAPSLIDE) -> tuple[np.ndarray, np.ndarray]:
@@ -638,19 +627,25 @@ class Store:
         if pq is not None:
             return pq.keys_and_depths(n, c, root, puzzle)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root, puzzle))
-        reps, depths = [], []
+        return self._keys_with(stmt, layout, chunk, np.int8)
+
+    def _keys_with(self, stmt, layout, chunk: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (rep, value) ``stmt`` selects, read ``chunk`` rows at a
+        time so memory stays near the size of the result: (reps (S, W)
+        sorted by key, values as ``dtype``)."""
+        reps, values = [], []
         with self.sql.connect() as conn:
             result = conn.execution_options(yield_per=chunk).execute(stmt)
             for part in result.partitions():
-                rep, dep = zip(*part)
+                rep, value = zip(*part)
                 reps.append(layout.from_sql(rep))
-                depths.append(np.asarray(dep, np.int8))
+                values.append(np.asarray(value, dtype))
         if not reps:
-            return np.zeros((0, layout.words), np.uint64), np.zeros(0, np.int8)
-        keys, depth = np.concatenate(reps), np.concatenate(depths)
-        del reps, depths
+            return np.zeros((0, layout.words), np.uint64), np.zeros(0, dtype)
+        keys, value = np.concatenate(reps), np.concatenate(values)
+        del reps, values
         order = np.lexsort(keys.T[::-1])
-        return keys[order], depth[order]
+        return keys[order], value[order]
 
 
 #: (device, inode) of the database files :func:`_sqlite_file` has accepted in this process
