@@ -877,19 +877,14 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
                f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s")
     for r in df.itertuples():
         if not r.states:
-            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {_effort(r.effort):>6} {0:>6}  (no states stored)")
+            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {0:>6}  (no states stored)")
             continue
         gap = "-" if r.known_exact == 0 else f"{r.mean_gap_exact:.2f}/{r.known_exact}"
         thesis = "" if _missing(r.thesis_mean_length) else f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
-        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {_effort(r.effort):>6} {r.states:>6} {r.mean_length:>8.2f} "
+        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {r.states:>6} {r.mean_length:>8.2f} "
                    f"{r.max_length:>4} {r.mean_lower_bound:>7.2f} {gap:>11} {r.mean_gap_bound:>6.2f} "
                    f"{r.share_optimal:>7.0%} {r.median_seconds:>8.2f} {r.max_seconds:>7.2f}  {thesis}"
                    + ("" if r.status == "done" else f"  ({r.status})"))
-
-
-def _effort(effort) -> str:
-    """A run's effort (millions of nodes), or 'time' for a run budgeted in seconds."""
-    return "time" if _missing(effort) else f"{effort:g}M"
 
 
 def _missing(x) -> bool:

@@ -32,6 +32,12 @@ def _effort(params: str | None) -> float | None:
         return None
 
 
+def effort_label(effort: float | None) -> str:
+    """A run's effort as the tables and the picture show it: '100M' (millions
+    of nodes a state), or 'time' for a run budgeted in seconds."""
+    return "time" if effort is None or effort != effort else f"{effort:g}M"
+
+
 def thesis_means() -> dict:
     """The thesis heuristic's mean length and seconds per grid (Tables 5.1
     and 5.2), keyed like ``"6x6_c3"``."""
@@ -104,13 +110,15 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
     df = solves(db)
     if df.empty:
         raise WsdbError("no solver runs stored: run `wsdb eval --n N --c C --count K` first")
+    # runs of one method differ by their budget: the labels say it
+    efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in _store(db).run_rows()}
     grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
     fig, axes = plt.subplots(len(grids), 2, figsize=(11, 3.3 * len(grids)), squeeze=False,
                              constrained_layout=True, gridspec_kw={"width_ratios": [2.2, 1]})
     for (n, c), (left, right) in zip(grids, axes):
         mine = df[(df.n == n) & (df.c == c)]
         run_ids = sorted(mine.run_id.unique())
-        labels = [f"{mine[mine.run_id == r].method.iloc[0]} (run {r})" for r in run_ids]
+        labels = [f"{mine[mine.run_id == r].method.iloc[0]} {efforts[r]} (run {r})" for r in run_ids]
         # the reference per state: its distance where any run knows it, else the best bound any run proved
         per_state = mine.groupby("state").agg(exact=("exact", "max"), bound=("lower_bound", "max"))
         first = mine[mine.run_id == run_ids[0]]   # runs of a grid usually share their draw
@@ -134,10 +142,26 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
         left.set_xlabel("moves")
         left.xaxis.set_major_locator(MaxNLocator(integer=True))
         left.set_ylabel("states")
+        left.yaxis.set_major_locator(MaxNLocator(integer=True))   # states are counted: no 1.75
         left.legend(fontsize=8)
         right.boxplot([mine[mine.run_id == r].seconds.clip(lower=1e-3) for r in run_ids])
         right.set_xticks(range(1, len(run_ids) + 1), [lab.replace(" (", "\n(") for lab in labels], fontsize=8)
         right.set_yscale("log")
+        # plain numbers (30 and 0.06, not 3 x 10^1 or 6e-02); minor ticks only where the axis spans a decade or so
+        right.yaxis.set_major_formatter(_plain_log())
+        right.yaxis.set_minor_formatter(_plain_log(labelOnlyBase=False, minor_thresholds=(1, 0.4)))
         right.set_ylabel("seconds per state")
         right.set_title("time per state")
     return save_png(fig, path)
+
+
+def _plain_log(**kwargs):
+    """matplotlib's log-axis labeller (it decides which ticks to label),
+    each label written as a plain number."""
+    from matplotlib.ticker import LogFormatter
+
+    class PlainLog(LogFormatter):
+        def _num_to_string(self, x, vmin, vmax):
+            return f"{x:g}"
+
+    return PlainLog(**kwargs)
