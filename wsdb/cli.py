@@ -664,8 +664,9 @@ def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
 def apply(state, moves, puzzle, goal, m, as_json):
     """Print STATE after MOVES, and whether it is then solved.
 
-    For example `wsdb apply 1212/3434/1243/3421 T1 R1`. With --json: the start, the moves, the result, whether it is solved, and
-    every state along the way. Another puzzle's moves in its own notation:
+    For example `wsdb apply 1212/3434/1243/3421 T1 R1`. With --json: the
+    start, the moves, the result, whether it is solved, and every state
+    along the way. Another puzzle's moves in its own notation:
     `wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2`."""
     from .puzzle.replay import replay
 

@@ -66,7 +66,7 @@ class TreeSampler:
         k = puzzle.interchangeable
         # each relabelling of colours 0..k-1 as a lookup table over every label
         perms = np.array(list(itertools.permutations(range(k))), np.uint8).reshape(-1, k)
-        rest = np.broadcast_to(np.arange(k, max(puzzle.c, k), dtype=np.uint8), (len(perms), max(puzzle.c, k) - k))
+        rest = np.broadcast_to(np.arange(k, puzzle.c, dtype=np.uint8), (len(perms), puzzle.c - k))
         self.relabel = np.concatenate([perms, rest], axis=1)
 
     @property

@@ -231,11 +231,12 @@ def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: st
     ``n`` may be a build row instead of (n, c, root)."""
     store = _store(db)
     b = _one(store, n, c, root, puzzle, goal)
+    p = puzzle_of(b)
     # a count over every stored class: seconds on a tree of millions
-    with step(f"counting the {puzzle_of(b).label} classes by orbit size", f"{b['classes']:,} classes"):
+    with step(f"counting the {p.label} classes by orbit size", f"{b['classes']:,} classes"):
         df = pd.DataFrame(store.orbit_profile(b["n"], b["c"], b["root"], b["puzzle"]),
                           columns=["orbit_size", "classes", "states"])
-    df.insert(1, "symmetries", puzzle_of(b).group_order // df.orbit_size)
+    df.insert(1, "symmetries", p.group_order // df.orbit_size)
     return df
 
 
@@ -250,23 +251,18 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     proven = store.bound_rows()
     out = []
     for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
-        out.append(_report(store, row, lv, proven, first))
+        b = _plain(row)
+        mine = [r for r in proven if (r["n"], r["c"]) == (b["n"], b["c"]) and b["puzzle"] == "wrapslide"]
+        out.append({
+            "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
+                       "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
+            **b,
+            "levels": [_plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
+                       .to_dict("records")],
+            "orbit_profile": [_plain(r) for r in orbit_profile(store, b).to_dict("records")],
+            "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
+        })
     return out
-
-
-def _report(store, row: dict, lv: pd.DataFrame, proven: list[dict], first: int) -> dict:
-    """One build's part of :func:`report`."""
-    b = _plain(row)
-    mine = [r for r in proven if (r["n"], r["c"]) == (b["n"], b["c"]) and b["puzzle"] == "wrapslide"]
-    return {
-        "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
-                   "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
-        **b,
-        "levels": [_plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
-                   .to_dict("records")],
-        "orbit_profile": [_plain(r) for r in orbit_profile(store, b).to_dict("records")],
-        "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
-    }
 
 
 _MAYBE_MISSING = ["max_depth", "god_number", "more_than", "at_least", "antipode_classes", "antipode_states", "db_bytes",

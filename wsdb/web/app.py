@@ -230,7 +230,6 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         """The grid n x n with c colours: colour counts, a solved state, the
         moves, and what the database holds for it."""
         from ..puzzle import format_state, wrapslide
-
         from ..solver.solve import derivation_minutes
 
         p = wrapslide(n, c)
