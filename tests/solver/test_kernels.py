@@ -4,7 +4,9 @@ import pytest
 
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.solver.guide import guide_for, quadrant_goals
-from wsdb.solver.kernels import gather_bounds, make_children, misfit, pick_children, score_children
+from wsdb.engine import get_engine
+from wsdb.solver.kernels import (allowed_children, child_key, gather_bounds, gather_keys, make_children, misfit,
+                                  pick_children, score_children)
 
 
 @pytest.mark.parametrize("n,c", [(6, 3), (8, 2), (8, 3), (8, 4)])
@@ -51,6 +53,42 @@ def test_score_children_prunes_and_bounds(db4):
             assert cut_key[row] == (key[row] if largest < 3 else -1)
     blocked_rows = [s * nm + m for s in range(3) for m in range(nm) if p.blocked[last[s], p.move_family[m]]]
     assert len(blocked_rows) == 0 + 3 + 6   # nothing at the start; T after T; L and R after R
+
+
+def test_misfit_scores_and_allowed_children_follow_the_pruning():
+    """Without a gather table (8x8) the beam scores a child by its misfit
+    count, read through the move; where the two-colour tree scores the
+    children instead, only the pruning is marked."""
+    p = wrapslide(8, 3)
+    st = guide_for(p, None).tables
+    beam = random_states(p, 3, seed=4)
+    last = np.array([4, 0, 3])   # start, after T, after R
+    hmax, key = score_children(beam, last, st, 30)
+    allowed, none = allowed_children(last, st)
+    nm = len(p.moves)
+    for row in range(3 * nm):
+        s, m = divmod(row, nm)
+        if p.blocked[last[s], p.move_family[m]]:
+            assert hmax[row] == key[row] == allowed[row] == -1
+            continue
+        h = misfit(beam[s][p.moves[m]], p.n, st.goals)
+        assert (hmax[row], key[row], allowed[row]) == (h, child_key(h, h, 30), 0)
+    assert (none == -1).all()
+
+
+def test_gather_keys_are_the_two_colour_keys_of_the_children():
+    """Each child's key in the two-colour grid, one per colour of q cells
+    (that colour 0, the rest 1), as encoding the child's cells would give."""
+    p, two = wrapslide(8, 4), get_engine(8, 2)
+    gcols = np.arange(4, dtype=np.uint8)
+    beam = random_states(p, 4, seed=6)
+    rows = np.arange(0, 4 * len(p.moves), 3)
+    _, shift = two.layout.fields()
+    keys = gather_keys(beam, rows, p.moves, gcols, shift.astype(np.int64))
+    kids = make_children(beam, p.moves, rows)
+    assert keys.shape == (4, len(rows), 1)
+    for g, col in enumerate(gcols):
+        assert (keys[g] == two.encode((kids != col).view(np.uint8))).all()
 
 
 def _child_hashes(beam, p, zobrist):

@@ -62,7 +62,7 @@ class Engine(_Keyed):
             half=np.uint64(layout.total_bits // 2), row_half=np.uint64(layout.bits * puzzle.n // 2),
             masks=_translation_masks(layout, puzzle.n),
             ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid, bits=layout.bits,
-            quads=_quadrant_masks(layout, puzzle))
+            quads=_quadrant_masks(layout, puzzle), board8=path == kernels.PRODUCT1 and _bitboard(layout, puzzle))
         # the kernel set of this key width and path (each compiles separately)
         suffix = "_w1" if layout.words == 1 else "_w2" if path == kernels.PRODUCT2 else ""
         self._canonical = getattr(kernels, "canonical" + suffix)
@@ -221,6 +221,14 @@ def _flat(tables: np.ndarray) -> np.ndarray:
     """(P, chunks, 256, W) -> (P, chunks*256, W), the layout the kernels index."""
     p, ch, _, w = tables.shape
     return np.ascontiguousarray(tables.reshape(p, ch * 256, w))
+
+
+def _bitboard(layout: KeyLayout, puzzle: Puzzle) -> bool:
+    """Whether the keys are 8x8 bitboards: one bit a cell, cell i at bit
+    63 - i (row r in byte 7 - r), so that bit operations map the square
+    (:func:`.kernels.canonical1`)."""
+    _, shift = layout.fields()
+    return puzzle.n == 8 and layout.bits == 1 and bool((shift == 63 - np.arange(64)).all())
 
 
 def _keys(keys: np.ndarray) -> np.ndarray:

@@ -40,6 +40,7 @@ from numba import get_num_threads, njit, prange, types
 from numba.extending import intrinsic
 
 from .compiling import announce_compiles
+from .intrinsics import prefetch
 
 announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
 
@@ -68,6 +69,8 @@ class KeyTables(NamedTuple):
     bits: int            # bits per cell
     quads: np.ndarray    # (4, 2) uint64 (hi, lo): the lowest bit of every cell of
                          # each quadrant; all zero where maps do not keep quadrants
+    board8: bool         # PRODUCT1 on an 8x8 grid, one bit a cell, row after row: the
+                         # base maps by bit operations (:func:`_dihedral_min8`)
 
 
 _U0 = np.uint64(0)
@@ -207,6 +210,56 @@ def _images1(x, base1, d, half, row_half, full, low, high):
     return y, r, _cols1(y, row_half, low, high), _cols1(r, row_half, low, high)
 
 
+# An 8x8 grid of one bit a cell, row after row, is a chess programmer's
+# bitboard (wsdb's keys put cell 0 in the top bit): the eight maps of the
+# square are a transpose, a flip of the rows' order and a mirror of each row,
+# a few shifts and masks each where the byte tables read 8 table entries per map.
+
+_K1, _K2, _K4 = np.uint64(0x5555555555555555), np.uint64(0x3333333333333333), np.uint64(0x0F0F0F0F0F0F0F0F)
+_K8, _K16 = np.uint64(0x00FF00FF00FF00FF), np.uint64(0x0000FFFF0000FFFF)
+_D1, _D2, _D4 = np.uint64(0x5500550055005500), np.uint64(0x3333000033330000), np.uint64(0x0F0F0F0F00000000)
+
+
+@njit(cache=True, inline="always")
+def _swap(x, k, s):
+    """Bits under mask k swapped with those s places above them."""
+    return ((x >> s) & k) | ((x & k) << s)
+
+
+@njit(cache=True, inline="always")
+def _flip8(x):
+    """The rows of an 8x8 bitboard in reverse order (its bytes reversed)."""
+    return _swap(_swap(_swap(x, _K8, np.uint64(8)), _K16, np.uint64(16)), np.uint64(0xFFFFFFFF), np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _mirror8(x):
+    """Each row of an 8x8 bitboard reversed (the bits of each byte)."""
+    return _swap(_swap(_swap(x, _K1, np.uint64(1)), _K2, np.uint64(2)), _K4, np.uint64(4))
+
+
+@njit(cache=True, inline="always")
+def _transpose8(x):
+    """An 8x8 bitboard reflected in a diagonal (three delta swaps)."""
+    t = _D4 & (x ^ (x << np.uint64(28)))
+    x ^= t ^ (t >> np.uint64(28))
+    t = _D2 & (x ^ (x << np.uint64(14)))
+    x ^= t ^ (t >> np.uint64(14))
+    t = _D1 & (x ^ (x << np.uint64(7)))
+    return x ^ t ^ (t >> np.uint64(7))
+
+
+@njit(cache=True, inline="always")
+def _dihedral_min8(y, best, half, row_half, full, low, high):
+    """``best`` lowered to the least image of y under the row flip, the row
+    mirror, both, none, each with the half-grid translations."""
+    v, h = _flip8(y), _mirror8(y)
+    for z in (y, v, h, _flip8(h)):
+        r = _rows1(z, half, full)
+        best = min(best, z, r, _cols1(z, row_half, low, high), _cols1(r, row_half, low, high))
+    return best
+
+
 @njit(cache=True)
 def canonical1(x, kt):
     """Class representative of the one-word key x."""
@@ -216,6 +269,9 @@ def canonical1(x, kt):
         half, row_half = kt.half, kt.row_half
         full, low, high = kt.masks[0, 1], kt.masks[1, 1], kt.masks[2, 1]
         base1 = kt.base1
+        if k <= 1 and kt.board8:
+            best = _dihedral_min8(x, best, half, row_half, full, low, high)
+            return _dihedral_min8(_transpose8(x), best, half, row_half, full, low, high)
         if k <= 1:   # no colours to relabel: the plain minimum
             for d in range(base1.shape[0]):
                 a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
@@ -714,26 +770,49 @@ def bucket_order(keys, bits):
     return order, starts
 
 
+#: queries a thread looks up together: their buckets' lines are all asked
+#: for first, then their keys' lines, then the buckets are scanned, so the
+#: cache misses of a batch overlap instead of coming one after another
+FIND_BLOCK = 32
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def find_bucketed(keys, starts, bits, queries):
     """Row of each query in ``keys`` laid out by :func:`bucket_order`, or -1:
     one read of ``starts`` and a scan of a bucket of about two keys, where a
-    binary search over tens of millions of keys misses the cache some 25 times."""
+    binary search over tens of millions of keys misses the cache some 25 times.
+    Queries go in blocks of ``FIND_BLOCK`` (8x8 four colours: a solve spent
+    a sixth of its time here, waiting on memory)."""
     shift = np.uint64(64 - bits)
-    out = np.full(queries.shape[0], -1, np.int64)
-    words = queries.shape[1]
-    for i in prange(queries.shape[0]):
-        b = np.int64(_bucket(queries[i], shift))
-        for r in range(starts[b], starts[b + 1]):
-            same = True
-            for w in range(words):
-                if keys[r, w] != queries[i, w]:
-                    same = False
-                    break
-            if same:
-                out[i] = r
-                break
+    nq = queries.shape[0]
+    out = np.empty(nq, np.int64)
+    for blk in prange((nq + FIND_BLOCK - 1) // FIND_BLOCK):
+        lo, hi = blk * FIND_BLOCK, min(nq, (blk + 1) * FIND_BLOCK)
+        bucket = np.empty(FIND_BLOCK, np.int64)
+        for i in range(lo, hi):
+            bucket[i - lo] = np.int64(_bucket(queries[i], shift))
+            prefetch(starts, bucket[i - lo])
+        for i in range(lo, hi):
+            first = starts[bucket[i - lo]]
+            if first < keys.shape[0]:
+                prefetch(keys[first], 0)
+        for i in range(lo, hi):
+            out[i] = _scan(keys, starts, bucket[i - lo], queries[i])
     return out
+
+
+@njit(cache=True, inline="always")
+def _scan(keys, starts, b, query):
+    """Row of one query (a (W,) key) in bucket ``b`` of ``keys``, or -1."""
+    for r in range(starts[b], starts[b + 1]):
+        same = True
+        for w in range(query.shape[0]):
+            if keys[r, w] != query[w]:
+                same = False
+                break
+        if same:
+            return r
+    return -1
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import effort
 from .guide import Found, Guide
-from .kernels import make_children, pick_children, score_children
+from .kernels import allowed_children, make_children, pick_children, score_children
 from .settings import HANDOVER_STATES
 
 
@@ -87,10 +87,12 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
             break
         # children that cannot beat the best answer are left out (key -1)
         cut = best.length - before - level if best is not None else np.iinfo(np.int64).max
-        hmax, key = score_children(beam, last, st, cut)
-        effort.charge("child", len(hmax))
-        if guide.gathers is not None:
+        if guide.gathers is not None:   # the gather distances score the children
+            hmax, key = allowed_children(last, st)
             _gather_scores(guide, beam, hmax, key, cut)
+        else:
+            hmax, key = score_children(beam, last, st, cut)
+        effort.charge("child", len(hmax))
         rows, hashes = pick_children(key, beam, st, seen, width)
         if rows.size == 0:
             break
@@ -135,8 +137,8 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
 
 
 def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.ndarray, cut: int) -> None:
-    """Replace the misfit scores of the children that are not pruned by
-    their gather distances from the two-colour tree (in place)."""
+    """Score the children that are not pruned (hmax 0; in place) by their
+    gather distances from the two-colour tree."""
     rows = np.flatnonzero(hmax >= 0)
-    hmax[rows], hsum = guide.gather_distances(make_children(beam, guide.tables.moves, rows))
+    hmax[rows], hsum = guide.child_gather_distances(beam, rows)
     key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)   # as kernels.child_key

@@ -10,7 +10,7 @@ from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..engine.compiling import read_only
 from ..puzzle import Puzzle
-from .kernels import SearchTables, bounded_dfs, gather_bounds, horizon_dfs, score_children
+from .kernels import SearchTables, bounded_dfs, gather_bounds, gather_keys, horizon_dfs, score_children
 from .visit_kernels import visit_tables
 from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
 from .pairs import pair_fields, pair_words
@@ -82,15 +82,22 @@ class Guide:
         its height, the height + 1 beyond (a colour the tree does not hold
         needs more moves than that, so the largest stays a proven bound).
         The two-colour grid's colour 0 is the colour being gathered."""
+        return self._capped_sums([self.gathers.depth((cells != col).view(np.uint8)) for col in self.tables.gcols])
+
+    def child_gather_distances(self, beam: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`gather_distances` of the children ``rows`` (s*M + m) of
+        ``beam``, their two-colour keys made straight from the parents'
+        cells (:func:`.kernels.gather_keys`)."""
+        _, shift = self.gathers.eng.layout.fields()
+        keys = gather_keys(beam, rows, self.tables.moves, self.tables.gcols, shift.astype(np.int64))
+        return self._capped_sums([self.gathers.depth_of_keys(k) for k in keys])
+
+    def _capped_sums(self, depths: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(largest, sum) of each state's gather distances, one array a
+        colour, a colour the tree does not hold counted as its height + 1."""
         cap = self.gathers.height + 1
-        hmax = np.zeros(len(cells), np.int64)
-        hsum = np.zeros(len(cells), np.int64)
-        for col in self.tables.gcols:
-            d = self.gathers.depth((cells != col).view(np.uint8))
-            d = np.where(d < 0, cap, d)
-            hmax = np.maximum(hmax, d)
-            hsum += d
-        return hmax, hsum
+        capped = np.stack([np.where(d < 0, cap, d) for d in depths])
+        return capped.max(axis=0), capped.sum(axis=0)
 
 
 def quadrant_goals(puzzle: Puzzle) -> np.ndarray:
@@ -137,6 +144,7 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
     guide = Guide(puzzle, tables, eg, gathers)
     if gathers is not None:
         guide.gather_distances(solved)
+        guide.child_gather_distances(solved, np.zeros(1, np.int64))
     return guide
 
 

@@ -162,8 +162,12 @@ class Endgame:
         known (then the distance is more than ``height``)."""
         if len(cells) == 0:
             return np.zeros(0, np.int64)
-        effort.charge("canonical", len(cells), effort.key_share(self.eng.layout.words))
-        return self.lookup(self.eng.canonical(self.eng.encode(cells)))
+        return self.depth_of_keys(self.eng.encode(cells))
+
+    def depth_of_keys(self, raw: np.ndarray) -> np.ndarray:
+        """:meth:`depth` of states given as (S, W) raw keys."""
+        effort.charge("canonical", len(raw), effort.key_share(self.eng.layout.words))
+        return self.lookup(self.eng.canonical(raw))
 
     def descend(self, cells: np.ndarray) -> tuple[list[int], np.ndarray]:
         """From one state at a derived depth, moves down to a state the
