@@ -103,7 +103,7 @@ def gather_bounds(cells, gcols, table, binom):
     return hmax, hsum
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def misfit(cells, n, goals):
     """Cells that differ from the nearest solved pattern, where a pattern
     gives each quadrant its colour (``goals``); zero exactly on solved
@@ -111,13 +111,10 @@ def misfit(cells, n, goals):
     quadrant's majority, sees two quadrants that want the same colour: with
     three or four colours the majority count stalls the beam far from
     solved (8x8: 130-190 moves after cell exchanges)."""
-    h = n // 2
+    quad = quadrant_of(n)
     counts = np.zeros((4, 4), np.int64)
-    for a in range(2):
-        for b in range(2):
-            for r in range(h):
-                for j in range(h):
-                    counts[2 * a + b, cells[(a * h + r) * n + b * h + j]] += 1
+    for i in range(n * n):
+        counts[quad[i], cells[i]] += 1
     return _misfit_of(counts, goals, n * n)
 
 
