@@ -93,6 +93,33 @@ def test_quiet_silences_and_loud_speaks(run, tmp_path, monkeypatch):
     assert silent.exit_code == 0 and silent.stderr == ""
 
 
+#: a call of every command that takes --quiet, each with work to report
+QUIET_CALLS = {
+    "build": ["build", "--n", 4, "--c", 2],
+    "eval": ["eval", "--n", 4, "--c", 3, "--count", 3, "--seed", 1],
+    "solve": ["solve", "1212/3434/1243/3421"],
+    "verify": ["verify", "--n", 4, "--c", 3],
+    "stats": ["stats", "--n", 4, "--c", 3],
+    "random": ["random", "--n", 4, "--c", 3, "--depth", 5, "--seed", 1],
+    "export": ["export", "{out}", "--n", 4, "--c", 3],
+    "bounds": ["bounds", "compute", "--n", 4, "--c", 3],
+    "census": ["census", "--puzzle", "sliding", "--n", 2, "--m", 3],
+}
+
+
+@pytest.mark.parametrize("command", sorted(QUIET_CALLS))
+def test_quiet_is_silence_on_every_command(run, db4, tmp_path, monkeypatch, command):
+    # every notice would be said at once; with --quiet none is, nor any progress bar
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    monkeypatch.setattr(notices, "EVERY", 0.0)
+    db = tmp_path / "q.sqlite"
+    db.write_bytes(db4.read_bytes())
+    args = [str(a).replace("{out}", str(tmp_path / "out.csv")) for a in QUIET_CALLS[command]]
+    res = run(*args, *(["--db", db] if command != "census" else []), "-q")
+    assert res.exit_code == 0, res.stderr[-500:]
+    assert res.stderr == ""
+
+
 def test_a_count_states_its_pace_both_ways(monkeypatch):
     """Many items a second read as a rate, slow ones as seconds each, and
     none yet as no pace at all (never "0 a second")."""

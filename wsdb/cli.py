@@ -633,7 +633,7 @@ def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
     seed = _seed_or_fresh(seed)
     evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort)   # checks, then loads the tables
     lengths = []
-    with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr,
+    with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr, hidden=quiet,
                            show_pos=True, item_show_func=lambda x: x) as bar:
         def solved(sol):
             lengths.append(sol.length)
