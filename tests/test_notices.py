@@ -9,6 +9,8 @@ from wsdb import notices
 from wsdb.engine import bfs, get_engine
 from wsdb.notices import listening, say, step
 
+from .parquet_levels import write_levels
+
 
 @pytest.fixture
 def heard(monkeypatch):
@@ -102,9 +104,23 @@ QUIET_CALLS = {
     "stats": ["stats", "--n", 4, "--c", 3],
     "random": ["random", "--n", 4, "--c", 3, "--depth", 5, "--seed", 1],
     "export": ["export", "{out}", "--n", 4, "--c", 3],
-    "bounds": ["bounds", "compute", "--n", 4, "--c", 3],
+    "import": ["import", "{levels}", "--force"],
+    "bounds compute": ["bounds", "compute", "--n", 4, "--c", 3],
+    "bounds prove": ["bounds", "prove", "1212/3434/1243/3421"],
     "census": ["census", "--puzzle", "sliding", "--n", 2, "--m", 3],
 }
+
+
+def test_the_quiet_calls_name_every_command_that_takes_quiet():
+    from wsdb.cli import main
+
+    def quiet_commands(group, prefix=""):
+        for name, command in group.commands.items():
+            if hasattr(command, "commands"):
+                yield from quiet_commands(command, f"{prefix}{name} ")
+            elif any(param.name == "quiet" for param in command.params):
+                yield prefix + name
+    assert set(quiet_commands(main)) == set(QUIET_CALLS)
 
 
 @pytest.mark.parametrize("command", sorted(QUIET_CALLS))
@@ -114,7 +130,11 @@ def test_quiet_is_silence_on_every_command(run, db4, tmp_path, monkeypatch, comm
     monkeypatch.setattr(notices, "EVERY", 0.0)
     db = tmp_path / "q.sqlite"
     db.write_bytes(db4.read_bytes())
-    args = [str(a).replace("{out}", str(tmp_path / "out.csv")) for a in QUIET_CALLS[command]]
+    levels = tmp_path / "levels"
+    if command == "import":
+        write_levels(db4, 4, 2, str(levels))
+    args = [str(a).replace("{out}", str(tmp_path / "out.csv")).replace("{levels}", str(levels))
+            for a in QUIET_CALLS[command]]
     res = run(*args, *(["--db", db] if command != "census" else []), "-q")
     assert res.exit_code == 0, res.stderr[-500:]
     assert res.stderr == ""
