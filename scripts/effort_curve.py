@@ -17,12 +17,14 @@ table says when each run started).
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+import pandas as pd
+
+from wsdb.db.store import Store
+from wsdb.stats.solves import summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_build import wsdb_cmd  # noqa: E402
@@ -30,30 +32,26 @@ from bench_build import wsdb_cmd  # noqa: E402
 SEED = 2016
 
 
-def stored_run(db: str, n: int, c: int, count: int, effort: float) -> int | None:
-    """The newest finished `auto` run of this grid, count, seed and effort, or None."""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("select run_id, params from solve_runs where n = ? and c = ? and method = 'auto' "
-                            "and count = ? and seed = ? and status = 'done' order by run_id desc",
-                            (n, c, count, SEED)).fetchall()
-    return next((run_id for run_id, params in rows if json.loads(params).get("effort") == effort), None)
+def stored_run(db: str, n: int, c: int, count: int, effort: float) -> pd.Series | None:
+    """The newest finished `auto` run of this grid, count, seed and effort
+    (its row of `wsdb stats --solves`), or None."""
+    drawn = [r["run_id"] for r in Store.open(db).run_rows() if (r["count"], r["seed"]) == (count, SEED)]
+    runs = summary(db)
+    mine = runs[(runs.n == n) & (runs.c == c) & (runs.method == "auto") & (runs.status == "done")
+                & (runs.effort == effort) & runs.run_id.isin(drawn)]
+    return None if mine.empty else mine.iloc[-1]
 
 
-def run(db: str, n: int, c: int, count: int, effort: float, reuse: bool) -> tuple[str, list[tuple]]:
-    """One run (with ``reuse``, the stored one where there is one): when it
-    started, and its rows (length, lower bound, seconds)."""
-    run_id = stored_run(db, n, c, count, effort) if reuse else None
-    if run_id is None:
+def run(db: str, n: int, c: int, count: int, effort: float, reuse: bool) -> pd.Series:
+    """One run's row of `wsdb stats --solves` (with ``reuse``, a stored run where there is one)."""
+    found = stored_run(db, n, c, count, effort) if reuse else None
+    if found is None:
         cmd = [*wsdb_cmd(), "eval", "--n", str(n), "--c", str(c), "--count", str(count), "--seed", str(SEED),
                "--effort", f"{effort:g}", "--db", db, "-q"]
         print(" ".join(cmd), flush=True)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        run_id = stored_run(db, n, c, count, effort)
-    with sqlite3.connect(db) as conn:
-        started = conn.execute("select started_at from solve_runs where run_id = ?", (run_id,)).fetchone()[0]
-        rows = conn.execute("select length, lower_bound, seconds from solves where run_id = ? order by idx",
-                            (run_id,)).fetchall()
-    return started[:16].replace("T", " "), rows
+        found = stored_run(db, n, c, count, effort)
+    return found
 
 
 def main() -> None:
@@ -69,10 +67,9 @@ def main() -> None:
     table = ["| effort (M nodes) | run started (UTC) | states | mean length | longest | mean lower bound "
              "| median s | max s |", "|---:|---|---:|---:|---:|---:|---:|---:|"]
     for effort in args.effort or [100.0, 200.0, 400.0]:
-        started, rows = run(args.db, args.n, args.c, args.count, effort, args.reuse)
-        lengths, lowers, secs = zip(*rows)
-        table.append(f"| {effort:g} | {started} | {len(rows)} | {statistics.mean(lengths):.2f} | {max(lengths)} | "
-                     f"{statistics.mean(lowers):.2f} | {statistics.median(secs):.2f} | {max(secs):.2f} |")
+        r = run(args.db, args.n, args.c, args.count, effort, args.reuse)
+        table.append(f"| {effort:g} | {r.started_at[:16].replace('T', ' ')} | {r.states} | {r.mean_length:.2f} | "
+                     f"{r.max_length} | {r.mean_lower_bound:.2f} | {r.median_seconds:.2f} | {r.max_seconds:.2f} |")
     print("\n".join(table))
     if args.write:
         from docs_tables import write
