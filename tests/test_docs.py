@@ -64,3 +64,14 @@ def test_generated_tables_say_where_they_were_measured(page):
     for name in begins:
         body = re.search(rf"<!-- begin {name} -->\n(.*?)<!-- end {name} -->", text, re.S).group(1)
         assert re.match(r"\*Measured \d{4}-\d\d-\d\d with wsdb [\w.]+\+g[0-9a-f]+(\.changes)? on \d+ cores, \d+ GiB", body), (page, name)
+
+
+def test_the_move_sequences_a_bound_of_18_on_8x8_needs_are_the_pruning_tables_count():
+    # docs/solver.md says how many sequences of 8 moves proving 18 would score;
+    # the count is the pruning table's (tests/stats/test_bounds.py checks it by enumeration)
+    from wsdb.puzzle import wrapslide
+    from wsdb.stats.bounds import continuations
+    p = wrapslide(8, 4)
+    steps = continuations(p.blocked, p.move_family)
+    eight = [next(steps)[-1] for _ in range(9)][8]
+    assert f"({eight:,} of them" in (ROOT / "docs" / "solver.md").read_text()
