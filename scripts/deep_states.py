@@ -47,7 +47,7 @@ from wsdb.puzzle import format_state, parse_state, random_states, wrapslide
 from wsdb.puzzle.symmetry import canonical_cells
 from wsdb.solver.guide import guide_for
 from wsdb.solver.solve import solve_many
-from wsdb.stats import bounds as bd
+from wsdb.bounds import arguments as bd
 
 
 def main() -> None:

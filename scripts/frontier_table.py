@@ -27,7 +27,7 @@ def main() -> None:
                          "rows and their provenance as the page has them")
     args = ap.parse_args()
     from wsdb.db.store import Store
-    from wsdb.stats.bounds import argument
+    from wsdb.bounds.arguments import argument
 
     store = Store.open(args.db)
     rows = store.bound_rows()
@@ -101,7 +101,7 @@ def _grid(row: str) -> tuple[int, int]:
 def _earlier(store, r: dict) -> dict[int, float]:
     """The seconds that earlier runs spent on the checks of bound row ``r``
     which its own run resumed (`wsdb bounds compute --merge --off` keeps
-    each slice and each split solved as it finishes, stats/merging.py), by
+    each slice and each split solved as it finishes, bounds/merging.py), by
     the check's place in the witness: the kept slices and solutions dated
     before the run began (``proven_at`` less its ``seconds``)."""
     import sqlalchemy as sa
@@ -157,7 +157,7 @@ def phase_lines(best: dict, store) -> list[str]:
 
 def _off_lines(grid: str, witness: dict, value: int, earlier: dict[int, float]) -> list[str]:
     """One row per check behind the moves taken off the sum of the phases
-    (stats/merging.py). A witness keeps its checks in the order made,
+    (bounds/merging.py). A witness keeps its checks in the order made,
     strictest first, and the table shows those that passed, the last with
     the moves taken off. A witness stored before that order
     (``both_worst``, ``further``: each move off in turn, its levels from the

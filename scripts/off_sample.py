@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from wsdb.db.store import Store  # noqa: E402
-from wsdb.stats.merging import sampled_checks  # noqa: E402
+from wsdb.bounds.merging import sampled_checks  # noqa: E402
 
 SEED = 2016
 

@@ -66,7 +66,7 @@ def users_database_untouched():
 #: waits), which it compiles while the background compiles the others in
 #: the order the run reaches them: a kernel both processes compile at once
 #: is compiled twice. Its results are not used.
-WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py", "tests/engine/test_keyindex.py",
+WARM = ["tests/bounds/test_proof.py", "tests/solver/test_beam.py", "tests/engine/test_keyindex.py",
         "tests/engine/test_ranking.py::test_move_tables_agree_with_moving_the_cells",
         "tests/db/test_census_cache.py::test_the_census_is_made_once_and_read_back_equal",
         "tests/engine/test_subsets.py::test_a_path_read_from_the_table_is_a_shortest_one",
@@ -74,7 +74,7 @@ WARM = ["tests/solver/test_proof.py", "tests/solver/test_beam.py", "tests/engine
         "tests/db/test_puzzle_trees.py::test_the_sliding_tree_holds_every_solvable_state_at_its_distance",
         "tests/engine/test_packed_kernels.py::test_two_bit_levels_are_the_byte_table_levels",
         "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py",
-        "tests/stats/test_bounds.py::test_the_merging_bound_from_the_command_is_stored_once"]
+        "tests/bounds/test_merging.py::test_the_merging_bound_from_the_command_is_stored_once"]
 
 #: modules before tests/solver that need the solver's, the subsets', the
 #: censuses' or the wide keys' kernels: they run after the others, just
@@ -117,8 +117,10 @@ def pytest_unconfigure(config):
 def _run_order(item) -> str:
     """The key the run's modules are sorted by: a module's path, and for
     those in :data:`LATER` one that sorts just before tests/solver's
-    modules, in LATER's order."""
+    modules, in LATER's order, and for tests/bounds one just after them."""
     path = Path(str(item.fspath)).relative_to(REPO).as_posix()
+    if path.startswith("tests/bounds/"):   # the layer above the solver: after its tests, by when its kernels are
+        return f"tests/solver~{path}"      # compiled ('~' sorts after tests/solver/'s modules, before tests/stats)
     return f"tests/solver/ {LATER.index(path)}" if path in LATER else path
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from wsdb.db.schema import metadata, views
 from wsdb.puzzle import wrapslide
-from wsdb.stats.bounds import continuations
+from wsdb.bounds.arguments import continuations
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.reads_files
@@ -71,7 +71,7 @@ def test_generated_tables_say_where_they_were_measured(page):
 
 def test_the_move_sequences_a_bound_of_18_on_8x8_needs_are_the_pruning_tables_count():
     # docs/solver.md says how many sequences of 8 moves proving 18 would score;
-    # the count is the pruning table's (tests/stats/test_bounds.py checks it by enumeration)
+    # the count is the pruning table's (tests/bounds/test_arguments.py checks it by enumeration)
     p = wrapslide(8, 4)
     eight = next(itertools.islice(continuations(p.blocked, p.move_family), 8, None))[-1]   # from the start
     assert f"({eight:,} of them" in (ROOT / "docs" / "solver.md").read_text()

@@ -8,17 +8,25 @@ import pytest
 import wsdb
 
 PACKAGE = Path(wsdb.__file__).parent
-#: lower imports nothing higher; errors.py is the shared base of all layers
-LAYERS = ["errors", "notices", "puzzle", "engine", "db", "solver"]
-TOP = len(LAYERS)   # cli, the package __init__ and anything else on top
+#: lower imports nothing higher; errors.py is the shared base of all layers. A
+#: floor of several packages (bounds beside stats) holds neighbours that import
+#: nothing from each other.
+LAYERS = [("errors",), ("notices",), ("puzzle",), ("engine",), ("db",), ("solver",), ("bounds", "stats")]
+TOP = len(LAYERS)   # cli, web, the package __init__ and anything else on top
+
+
+def package(module: str) -> str:
+    """The subpackage (or top module) of a dotted module name inside wsdb."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "wsdb":
+        raise ValueError(module)
+    return parts[1]
 
 
 def layer(module: str) -> int:
     """The layer of a dotted module name inside wsdb."""
-    parts = module.split(".")
-    if len(parts) < 2 or parts[0] != "wsdb":
-        raise ValueError(module)
-    return LAYERS.index(parts[1]) if parts[1] in LAYERS else TOP
+    top = package(module)
+    return next((k for k, floor in enumerate(LAYERS) if top in floor), TOP)
 
 
 def imports(module: str, source: str) -> set[str]:
@@ -56,7 +64,8 @@ def upward(module: str, source: str) -> list[str]:
         return []
     bad = []
     for name in imports(module, source):
-        if name.startswith("wsdb.") and layer(name) > mine:
+        if name.startswith("wsdb.") and (layer(name) > mine or
+                                         (layer(name) == mine and package(name) != package(module))):
             bad.append(name)
         if name == "wsdb":   # the package __init__ sits on top
             bad.append(name)
@@ -73,12 +82,28 @@ def test_the_check_catches_an_upward_import():
     assert upward("wsdb.puzzle.text", "from .. import __version__\n") == ["wsdb", "wsdb.__version__"]
     assert upward("wsdb.engine.keys", "import wsdb.db.store\n") == ["wsdb.db.store"]
     assert upward("wsdb.solver.beam", "from ..db.store import Store\n") == []
+    # bounds and stats share a floor: neither imports the other, both import the solver's floor and below
+    assert upward("wsdb.stats.figures", "from ..bounds.arguments import Bound\n") == [
+        "wsdb.bounds.arguments", "wsdb.bounds.arguments.Bound"]
+    assert upward("wsdb.bounds.merging", "from ..stats import figures\n") == ["wsdb.stats", "wsdb.stats.figures"]
+    assert upward("wsdb.bounds.merging", "from ..solver.solve import iter_solve\n") == []
+    assert upward("wsdb.solver.solve", "from ..bounds.proof import at_least\n") == [
+        "wsdb.bounds.proof", "wsdb.bounds.proof.at_least"]
+
+
+def test_stats_reads_tables_and_never_the_solver():
+    """stats/ holds figures, pictures and exports of the public tables: the
+    solver (and the bounds, which prove with it) are not its to import."""
+    users = {m: sorted(i for i in imports(m, src) if i.startswith(("wsdb.solver", "wsdb.bounds")))
+             for m, src in modules() if m.startswith("wsdb.stats")}
+    assert {m: i for m, i in users.items() if i} == {}
 
 
 @pytest.mark.parametrize("library, allowed", [
     ("numba", {"wsdb.engine.kernels", "wsdb.engine.rank_kernels", "wsdb.engine.packed_kernels",
                "wsdb.engine.subset_kernels", "wsdb.engine.intrinsics", "wsdb.solver.kernels",
-               "wsdb.solver.pair_kernels", "wsdb.solver.visit_kernels", "wsdb.engine.compiling"}),
+               "wsdb.solver.pair_kernels", "wsdb.solver.visit_kernels", "wsdb.engine.compiling",
+               "wsdb.bounds.lifting_kernels"}),
     ("sqlalchemy", {"wsdb.db.store", "wsdb.db.schema", "wsdb.db.connection", "wsdb.db.location",
                     "wsdb.db.migrations.*"}),
     ("alembic", {"wsdb.db.store", "wsdb.db.connection", "wsdb.db.migrations.*"}),

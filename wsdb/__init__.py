@@ -57,7 +57,7 @@ _LAZY = {"build": "wsdb.db.build", "verify": "wsdb.db.verify",
 def __getattr__(name: str):
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
-    if name in ("puzzle", "engine", "db", "solver", "stats", "web"):   # wsdb.stats.levels(...) after import wsdb
+    if name in ("puzzle", "engine", "db", "solver", "bounds", "stats", "web"):   # wsdb.stats.levels(...) after import wsdb
         return import_module(f"wsdb.{name}")
     if name == "__version__":
         from importlib.metadata import version

@@ -1055,13 +1055,13 @@ def bounds(ctx, n, c, db, as_json):
     for r in rows:
         click.echo(f"  {r['n']}x{r['n']} {r['c']} colours  {r['kind']:<5} {r['value']:>3}  {r['method']:<8} "
                    f"{r['seconds']:9.2f} s  {r['proven_at'][:10]}  wsdb {r['version']}  `{r['command']}`")
-    from .stats.proof_progress import kept_proofs
+    from .bounds.proof_progress import kept_proofs
 
     under_way = [p for p in kept_proofs(Store.open(db), n, c) if p.bound is not None]
     if under_way:
         click.echo(f"\n{len(under_way)} proof{'s' * (len(under_way) > 1)} part-way through a bound: "
                    "`wsdb bounds proofs`")
-    from .stats.check_progress import kept_checks
+    from .bounds.check_progress import kept_checks
 
     part_way = [k for k in kept_checks(Store.open(db), n, c) if k.done < k.slices]
     if part_way:
@@ -1085,7 +1085,7 @@ def bounds_proofs(n, c, db, as_json):
       wsdb bounds proofs --n 6 --c 4 --json
     """
     from .db.store import Store
-    from .stats.proof_progress import kept_proofs
+    from .bounds.proof_progress import kept_proofs
 
     proofs = kept_proofs(Store.open(db), n, c)
     if as_json:
@@ -1118,7 +1118,7 @@ def bounds_checks(n, c, db, as_json):
       wsdb bounds checks --n 6 --c 3 --json
     """
     from .db.store import Store
-    from .stats.check_progress import kept_checks, kept_solutions
+    from .bounds.check_progress import kept_checks, kept_solutions
 
     store = Store.open(db)
     kept = [*kept_checks(store, n, c), *kept_solutions(store, n, c)]
@@ -1197,8 +1197,8 @@ def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quie
     """
     from .db.store import Store
     from .puzzle.model import merged, wrapslide
-    from .stats import bounds as bd
-    from .stats.merging import by_merging
+    from .bounds import arguments as bd
+    from .bounds.merging import by_merging
 
     bd.check(n, c)
     if merge is not None:
@@ -1263,7 +1263,7 @@ def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, work
           --engine dask --scheduler tcp://10.0.0.5:8786
     """
     from .db.store import Store
-    from .stats import bounds as bd
+    from .bounds import arguments as bd
 
     if at_least is not None and method != "optimal":
         raise WsdbError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")

@@ -310,7 +310,7 @@ def test_parquet_levels_import_into_postgresql_as_the_rows_of_a_build(pg_url, db
     assert res.returncode == 2 and "--force" in res.stderr and pg_rows(url, q) == lite_rows(db4, q)
 
 
-@pytest.mark.slow   # 7 s: the same resume as tests/solver/test_shares.py, on PostgreSQL
+@pytest.mark.slow   # 7 s: the same resume as tests/bounds/test_shares.py, on PostgreSQL
 def test_a_proof_keeps_its_shares_and_resumes_on_postgresql(pg_url, exact_distance):
     # a proof cut by its effort keeps its shares in PostgreSQL; the rerun goes on from them, and a
     # fresh rerun finds every share stored already, the same

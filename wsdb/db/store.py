@@ -355,7 +355,7 @@ class Store:
         already (another process proving the same state, or ``--fresh``)
         must say the same: an answer, or none. Its next bound may differ: a
         share searched after others of its bound skips what they searched
-        (:mod:`wsdb.solver.shares`), and the bound's next is the least of all."""
+        (:mod:`wsdb.bounds.shares`), and the bound's next is the least of all."""
         t = proof_shares
         try:
             with self._write() as conn:

@@ -26,7 +26,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .intrinsics import atomic_and, prefetch
 from .compiling import announce_compiles
-from .rank_kernels import CHUNKS, SPREAD, _digits, _neighbour
+from .rank_kernels import CHUNKS, SPREAD, digits, neighbour
 
 announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
 
@@ -45,7 +45,7 @@ def unseen_words(size: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _fields(first, last):
+def fields(first, last):
     """The bits of fields first..last-1 of a word (0 <= first < last <= 32)."""
     return (ALL >> np.uint64(64 - 2 * (last - first))) << np.uint64(2 * first)
 
@@ -60,7 +60,7 @@ def _wanted(word, backward):
 
 @njit(cache=True)
 def _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos):
-    """Each move's neighbour index (:func:`.rank_kernels._neighbour`) as
+    """Each move's neighbour index (:func:`.rank_kernels.neighbour`) as
     ``fixed[mv] + mult[mv] * d``, where d is the digit table's entry at
     place ``vpos[mv]`` for the state's last rank (halved in the last place):
     the one term a change of the last digit alone changes."""
@@ -120,7 +120,7 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
                     want = _wanted(words[w], backward)
                     base = w * FIELDS
                     if base < lo or base + FIELDS > hi:
-                        want &= _fields(max(lo - base, 0), min(hi - base, FIELDS))
+                        want &= fields(max(lo - base, 0), min(hi - base, FIELDS))
                     if not want:
                         continue
                     states = _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit,
@@ -145,7 +145,7 @@ def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys
     nmoves, m, S = digit.shape
     tail = S // 2 if halve else S
     base = w * FIELDS
-    a = _digits(base, r, S, tail, parity, arr_parity, halve)
+    a = digits(base, r, S, tail, parity, arr_parity, halve)
     last0 = base % tail
     odd = (r[m - 1] & 1) ^ parity[2 * last0] if halve else 0
     _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos)
@@ -164,9 +164,9 @@ def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys
                     d >>= 1
                 ys[k + mv] = fixed[mv] + mult[mv] * d
         else:   # the last digit carried into the others
-            a2 = _digits(base + j, r2, S, tail, parity, arr_parity, halve)
+            a2 = digits(base + j, r2, S, tail, parity, arr_parity, halve)
             for mv in range(nmoves):
-                ys[k + mv] = _neighbour(a2, r2, mv, S, tail, digit, arrangement, src, halve)
+                ys[k + mv] = neighbour(a2, r2, mv, S, tail, digit, arrangement, src, halve)
         for mv in range(nmoves if not backward else 1):   # backwards, later moves are asked for as needed
             prefetch(words, ys[k + mv] // FIELDS)
         states += 1

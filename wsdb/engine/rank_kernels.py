@@ -192,7 +192,7 @@ def move_tables(blocks, src, pos, fact):
 
 
 @njit(cache=True)
-def _digits(i, r, S, tail, parity, arr_parity, halve):
+def digits(i, r, S, tail, parity, arr_parity, halve):
     """Split index i into its block orders' ranks (into r, the last one
     restored from its half) and return the blocks' arrangement."""
     m = r.shape[0]
@@ -212,7 +212,7 @@ def _digits(i, r, S, tail, parity, arr_parity, halve):
 
 
 @njit(cache=True)
-def _neighbour(a, r, mv, S, tail, digit, arrangement, src, halve):
+def neighbour(a, r, mv, S, tail, digit, arrangement, src, halve):
     """The index after move mv of the state with arrangement a and ranks r."""
     m = r.shape[0]
     y = np.int64(arrangement[mv, a])
@@ -229,9 +229,9 @@ def neighbours_many(indices, digit, arrangement, src, parity, arr_parity, halve)
     out = np.empty((indices.shape[0], nmoves), dtype=np.int64)
     for j in prange(indices.shape[0]):
         r = np.empty(m, dtype=np.int64)
-        a = _digits(indices[j], r, S, tail, parity, arr_parity, halve)
+        a = digits(indices[j], r, S, tail, parity, arr_parity, halve)
         for mv in range(nmoves):
-            out[j, mv] = _neighbour(a, r, mv, S, tail, digit, arrangement, src, halve)
+            out[j, mv] = neighbour(a, r, mv, S, tail, digit, arrangement, src, halve)
     return out
 
 
@@ -274,9 +274,9 @@ def grow_level(table, depth, backward, digit, arrangement, src, parity, arr_pari
         for i in range(lo, hi):
             if table[i] != want:
                 continue
-            a = _digits(i, r, S, tail, parity, arr_parity, halve)
+            a = digits(i, r, S, tail, parity, arr_parity, halve)
             for mv in range(nmoves):
-                if _visit(table, i, _neighbour(a, r, mv, S, tail, digit, arrangement, src, halve),
+                if _visit(table, i, neighbour(a, r, mv, S, tail, digit, arrangement, src, halve),
                           cur_depth, nxt_depth, backward):
                     break
 

@@ -142,20 +142,3 @@ class SubsetRanking:
         maps ``maps`` among them), one for each orbit: its least word, as
         :meth:`level` reads them."""
         return cells[sk.least_of(np.ascontiguousarray(cells, dtype=np.uint64), _symmetries(maps))]
-
-    def unavoidable(self, words: np.ndarray, cells: np.ndarray, depth: int, tries: int, shortest: int,
-                    goals: np.ndarray, cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray,
-                    far: np.ndarray, detours: bool) -> tuple[np.ndarray, np.ndarray]:
-        """:func:`.subset_kernels.unavoidable` with this grid's tables:
-        (the liftings left, the paths walked) per state."""
-        binom, P, R, last, full = self.tables
-        return sk.unavoidable(read_only(words), cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad,
-                              far, detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))
-
-    def left_liftings(self, words: np.ndarray, cell, depth: int, tries: int, goals: np.ndarray,
-                      cells_of: np.ndarray, rank_of: np.ndarray, bad: np.ndarray, nbad: np.ndarray, far: np.ndarray,
-                      detours: bool) -> np.ndarray:
-        """:func:`.subset_kernels.left_liftings` with this grid's tables."""
-        binom, P, R, last, full = self.tables
-        return sk.left_liftings(read_only(words), np.uint64(cell), depth, tries, goals, cells_of, rank_of, bad, nbad,
-                                far, detours, P, R, last, full, np.ascontiguousarray(self.puzzle.moves, dtype=np.int64))

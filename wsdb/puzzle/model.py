@@ -89,6 +89,12 @@ class Puzzle:
         return total
 
     @property
+    def arrangements(self) -> int:
+        """Every arrangement of the labels, reachable or not: :attr:`states`
+        (a puzzle of fixed cell permutations counts them all)."""
+        return self.states
+
+    @property
     def group_order(self) -> int:
         """Geometric maps times colour permutations (768 for 4x4 four colours)."""
         return len(self.maps) * math.factorial(self.interchangeable)

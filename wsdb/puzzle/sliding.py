@@ -109,6 +109,12 @@ class SlidingPuzzle:
         home, is a constant of the moves)."""
         return math.factorial(self.ncells) // 2
 
+    @property
+    def arrangements(self) -> int:
+        """Every arrangement of the tiles and the blank, of which half can
+        be solved (:attr:`states`)."""
+        return math.factorial(self.ncells)
+
     @cached_property
     def adjacency(self) -> np.ndarray:
         """(cells, 4) the cells next to each cell (up, down, left, right), -1 off the board."""

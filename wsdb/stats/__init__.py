@@ -1,5 +1,6 @@
 """Figures, pictures and exports of stored builds, for researchers. Sits on
-:mod:`wsdb.db` and reads only the public tables.
+:mod:`wsdb.db` and reads only the public tables; it imports nothing from the
+solver (the bounds are :mod:`wsdb.bounds`).
 
 * :mod:`.figures`  pandas DataFrames: ``levels``, ``summary``, ``antipodes``,
   ``orbit_profile``, ``builds`` (with sizes on disk; ``build_records`` as
@@ -8,8 +9,6 @@
 * :mod:`.export`   classes to CSV or Parquet, streamed
 * :mod:`.solves`   solver runs (``wsdb eval``): per-run summaries beside the
   thesis' chapter 5 means, and their picture
-* :mod:`.bounds`   proven bounds on God numbers (``wsdb bounds``); :mod:`.merging`
-  the upper bound by merging colours (``--merge``)
 """
 from .figures import antipodes, build_records, builds, levels, orbit_profile, report, summary
 

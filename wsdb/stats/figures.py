@@ -15,11 +15,11 @@ Wrapslide's, whose tree kinds it names.
 """
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 
 from ..db.cache import derived_files
+from ..db.proven import proven_god_number
 from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import step
@@ -72,24 +72,6 @@ def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
     from ..puzzle.catalog import get_puzzle
 
     return get_puzzle(build["puzzle"], build["n"], goal=build["root"])
-
-
-def proven_god_number(build: dict, puzzle) -> int | None:
-    """The God number a stored build proves: a complete tree's, or the
-    height of one stopped at its depth limit whose levels hold every state
-    of a puzzle whose every arrangement can be solved (the level past it,
-    never grown, is empty); None where it proves none."""
-    if build["complete"]:
-        return build["god_number"]
-    if puzzle.every_arrangement and build["states"] == _arrangements(puzzle):
-        return int(build["height"])
-    return None
-
-
-def _arrangements(puzzle) -> int:
-    """Every arrangement of a puzzle's labels (a sliding board: of its tiles
-    and blank, of which half can be solved)."""
-    return math.factorial(puzzle.ncells) if isinstance(puzzle, SlidingPuzzle) else puzzle.states
 
 
 def _key(b) -> tuple:
@@ -179,7 +161,7 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
         top = mine[mine.depth == mine.depth.max()]
         complete = bool(b["complete"])
         p = puzzle_of(b)
-        total = _arrangements(p)
+        total = p.arrangements
         height = int(b["height"])
         god = proven_god_number(b, p)
         out.append({

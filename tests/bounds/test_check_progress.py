@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from wsdb.db.store import Store
-from wsdb.stats.check_progress import kept_checks, kept_solutions
-from wsdb.stats.merging import by_merging
+from wsdb.bounds.check_progress import kept_checks, kept_solutions
+from wsdb.bounds.merging import by_merging
 
 
 @pytest.fixture
@@ -56,11 +56,11 @@ def _check_row(out):
 
 
 def test_the_commands_say_what_is_kept(db, run, monkeypatch):
-    from wsdb.engine.subsets import SubsetRanking
+    from wsdb.bounds import lifting
 
     res = run("bounds", "checks", "--db", db)
     assert res.exit_code == 2 and "no check kept" in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    real, calls = SubsetRanking.unavoidable, []
+    real, calls = lifting.unavoidable, []
 
     def stopping(self, *args):
         if len(calls) == 2:
@@ -69,10 +69,10 @@ def test_the_commands_say_what_is_kept(db, run, monkeypatch):
         return real(self, *args)
 
     assert run("bounds", "compute", "--n", 4, "--c", 3, "--db", db, "-q").exit_code == 0   # some bounds to list
-    monkeypatch.setattr(SubsetRanking, "unavoidable", stopping)
+    monkeypatch.setattr(lifting, "unavoidable", stopping)
     res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--tries", 1, "--db", db, "-q")
     assert res.exit_code != 0
-    monkeypatch.setattr(SubsetRanking, "unavoidable", real)
+    monkeypatch.setattr(lifting, "unavoidable", real)
     row = _check_row(run("bounds", "checks", "--db", db, "--json").stdout)
     assert row["merge"] == "12" and row["done"] == 2 < row["slices"]
     text = run("bounds", "checks", "--db", db).output
@@ -108,7 +108,7 @@ def test_the_time_left_is_at_the_median_slices_pace(db):
 def test_a_resumed_check_tells_its_pace_from_the_slices_it_checks(db):
     # slices read back from an earlier run take no time: the time left is
     # reckoned from the slices this run checks, not from the states done
-    from wsdb.stats import merging
+    from wsdb.bounds import merging
 
     cells = np.arange(1000, dtype=np.uint64)
     check = dict(n=4, c=3, merge="12", level=5, at_most=9, scheme="a test's")

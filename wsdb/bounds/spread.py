@@ -35,10 +35,10 @@ from typing import Callable
 import numpy as np
 
 from ..puzzle import Puzzle
-from .guide import Found, Guide
+from ..solver.guide import Found, Guide
 from .shares import ShareResult
-from .settings import IDA_STREAMS, SPREAD_SHARES, SPREAD_SPLIT, VISIT_SLOTS
-from .visit_kernels import visit_tables
+from ..solver.settings import IDA_STREAMS, SPREAD_SHARES, SPREAD_SPLIT, VISIT_SLOTS
+from ..solver.visit_kernels import visit_tables
 
 #: each worker's guide, made once per (database, grid)
 _guides: dict[tuple[str, int, int], Guide] = {}
@@ -54,9 +54,9 @@ def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: in
 
     from ..db.store import Store
     from ..puzzle import wrapslide
-    from . import effort
-    from .guide import guide_for
-    from .ida import search_bound
+    from ..solver import effort
+    from ..solver.guide import guide_for
+    from ..solver.ida import search_bound
 
     key = (db, n, c)
     if key not in _guides:

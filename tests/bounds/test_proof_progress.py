@@ -9,9 +9,9 @@ import pytest
 
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
-from wsdb.solver.proof import at_least
+from wsdb.bounds.proof import at_least
 from wsdb.solver.settings import PROOF_SHARES
-from wsdb.stats.proof_progress import kept_proofs
+from wsdb.bounds.proof_progress import kept_proofs
 
 
 @pytest.fixture

@@ -1,221 +1,20 @@
-"""Proven bounds (wsdb/stats/bounds.py, `wsdb bounds`) on grids whose God
-number is known (4x4 all colours, 6x6 two; tests/data/thesis.json): every
-lower bound at most it, every upper bound at least it, and the phase
-decomposition's worst case checked against the brute-force distances."""
+"""The upper bound by merging colours and its moves-off check
+(wsdb/bounds/merging.py, `wsdb bounds compute --merge`) on 4x4 grids, whose
+God numbers and distances are known: the bound holds, its phases are exact,
+and every move it takes off holds on every path by brute force."""
 import itertools
 import json
 import math
-import shutil
 
 import numpy as np
 import pytest
 
 import wsdb
 from wsdb.db.store import Store
-from wsdb.stats import bounds as bd
-from wsdb.stats.merging import by_merging
+from wsdb.bounds.merging import by_merging
 
+from .arrangements import arrangements, quadrant_cells
 
-@pytest.fixture
-def db(db4, tmp_path):
-    """A copy of the 4x4 database (bounds are written into it)."""
-    path = tmp_path / "w.sqlite"
-    shutil.copy(db4, path)
-    return path
-
-
-def holds(bounds, god):
-    return all(b.value <= god if b.kind == "lower" else b.value >= god for b in bounds)
-
-
-@pytest.mark.parametrize("c", [2, 3, 4])
-def test_4x4_bounds_hold(db, thesis, c):
-    god = thesis["god_numbers"][f"4x4_c{c}"]
-    found, missing = bd.compute(Store.open(db, write=True), 4, c)
-    assert holds(found, god) and not missing
-    kinds = {(b.method, b.kind): b.value for b in found}
-    assert kinds[("tree", "lower")] == kinds[("tree", "upper")] == god
-    assert kinds[("counting", "lower")] < god
-    if c > 2:
-        assert kinds[("phases", "upper")] > god   # two phases are never both at their worst here
-
-
-def quadrant_cells(n, quad):
-    h = n // 2
-    r0, c0 = divmod(quad, 2)
-    return [(r0 * h + r) * n + c0 * h + c for r in range(h) for c in range(h)]
-
-
-def arrangements(size, colours, counts):
-    """Every sequence of ``size`` cells holding counts[i] of colours[i]."""
-    if not colours:
-        yield []
-        return
-    for picked in itertools.combinations(range(size), counts[0]):
-        for rest in arrangements(size - counts[0], colours[1:], counts[1:]):
-            it = iter(rest)
-            yield [colours[0] if k in picked else next(it) for k in range(size)]
-
-
-def gathered(n, counts, first):
-    """Every 4x4 state whose colours 0..first-1 each fill a whole quadrant
-    (written from the rules, not from wsdb): the states the later phase
-    starts from."""
-    out = []
-    for quads in itertools.permutations(range(4), first):
-        rest = [cell for cell in range(n * n) if not any(cell in quadrant_cells(n, q) for q in quads)]
-        for fill in arrangements(len(rest), list(range(first, len(counts))), list(counts[first:])):
-            cells = np.zeros(n * n, np.uint8)
-            for colour, q in enumerate(quads):
-                cells[quadrant_cells(n, q)] = colour
-            cells[rest] = fill
-            out.append(cells)
-    return np.unique(np.array(out), axis=0)
-
-
-@pytest.mark.parametrize("c, counts", [(3, (4, 4, 8)), (4, (4, 4, 4, 4))])
-def test_the_phase_worst_case_is_the_exact_trees(db, c, counts):
-    # c colours from c-1: colours 1..c-2 gathered in a quadrant each, the rest anywhere
-    ours = bd.phase_states(4, c)
-    assert {s.tobytes() for s in ours} == {s.tobytes() for s in gathered(4, counts, c - 2)}
-    distances = [a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in ours], db=db)]
-    worst, state = bd.phase_worst(Store.open(db), 4, c)
-    assert worst == max(distances)
-    assert wsdb.lookup(state, db=db).distance == worst
-
-
-def test_a_proven_state_is_its_exact_distance(db, exact_distance):
-    cells = wsdb.random_states(wsdb.wrapslide(4, 4), 1, seed=7)[0]
-    b = bd.by_state(wsdb.format_state(cells), db=db)
-    assert b.kind == "lower" and b.witness["optimal"]
-    assert b.value == exact_distance(4)(cells) <= 12
-
-
-def pruned_reach(puzzle, depth):
-    """States per depth reached from the solved states by the move
-    sequences the pruning table allows, each first at its shortest allowed
-    length: a walk over (state, last family) pairs."""
-    weights = puzzle.c ** np.arange(puzzle.ncells, dtype=np.int64)
-    states = puzzle.solved.astype(np.int64)
-    rows = np.full(len(states), len(puzzle.blocked) - 1)
-    seen, pairs = set((states @ weights).tolist()), set()
-    per_depth = [len(seen)]
-    for _ in range(depth):
-        kids, fams = [], []
-        for m in range(len(puzzle.moves)):
-            fam = int(puzzle.move_family[m])
-            go = ~puzzle.blocked[rows, fam]
-            kids.append(states[go][:, puzzle.moves[m]])
-            fams.append(np.full(int(go.sum()), fam))
-        states, rows = np.concatenate(kids), np.concatenate(fams)
-        codes = states @ weights
-        _, first = np.unique(codes * len(puzzle.blocked) + rows, return_index=True)
-        fresh = [i for i in first if (int(codes[i]), int(rows[i])) not in pairs]
-        pairs.update(zip(codes[fresh].tolist(), rows[fresh].tolist()))
-        states, rows = states[fresh], rows[fresh]
-        new = set(codes[fresh].tolist()) - seen
-        seen |= new
-        per_depth.append(len(new))
-    return per_depth
-
-
-@pytest.mark.parametrize("c", [2, 3])
-def test_the_pruned_sequences_reach_every_state_as_soon_as_any_sequence(brute, c):
-    # the counting bound rests on it: every state within d has an allowed sequence of at most d moves
-    truth = brute(4, c).states   # states per depth, breadth-first over every raw state (no wsdb code)
-    depth = len(truth) - 1 if c == 2 else 5
-    assert pruned_reach(wsdb.wrapslide(4, c), depth) == truth[:depth + 1]
-
-
-def words(puzzle, length):
-    """Allowed move sequences of ``length`` moves, by enumeration."""
-    start = len(puzzle.blocked) - 1
-    count = 0
-    for seq in itertools.product(range(len(puzzle.moves)), repeat=length):
-        rows = [start] + [int(puzzle.move_family[m]) for m in seq]
-        count += all(not puzzle.blocked[a, b] for a, b in zip(rows, rows[1:]))
-    return count
-
-
-def test_the_allowed_sequences_are_counted_as_by_enumeration():
-    p = wsdb.wrapslide(4, 3)
-    steps = bd.continuations(p.blocked, p.move_family)
-    assert [next(steps)[-1] for _ in range(5)] == [words(p, k) for k in range(5)]
-
-
-@pytest.mark.parametrize("c", [2, 3])
-def test_the_counted_ball_holds_the_states_of_a_complete_tree(brute, c):
-    p, truth = wsdb.wrapslide(4, c), brute(4, c).states
-    b = bd.counting(4, c)
-    assert b.value <= len(truth) - 1   # at most the God number
-    within = list(itertools.accumulate(truth))
-    for d in range(1, len(truth)):
-        # the bound for "no more than within[d] states": the radius it proves is at most d
-        assert bd.first_radius(p.blocked, p.move_family, within[d], 0, len(p.solved), len(p.solved))[0] <= d
-        # and a tree's levels to any depth D, counted on from there, hold every later depth too
-        for top in range(1, d):
-            assert bd.first_radius(p.blocked, p.move_family, within[d], top, within[top], truth[top])[0] <= d
-
-
-def test_the_counting_bound_is_the_first_radius_that_holds_every_state():
-    b = bd.counting(6, 4)
-    p = wsdb.wrapslide(6, 4)
-    steps = bd.continuations(p.blocked, p.move_family)
-    ball = list(itertools.accumulate(len(p.solved) * next(steps)[-1] for _ in range(b.value + 1)))
-    assert ball[b.value - 1] == b.witness["within"] < b.witness["states"] <= ball[b.value]
-    moves, naive = len(p.moves), 0   # the bound without pruning: any move but the last one's inverse
-    while len(p.solved) * (1 + moves * sum((moves - 1) ** k for k in range(naive))) < p.states:
-        naive += 1
-    assert b.value > naive
-
-
-def test_a_stored_partial_tree_raises_the_counting_bound(tmp_path):
-    path = tmp_path / "w.sqlite"
-    wsdb.build(4, 4, db=path, max_depth=5)
-    store = Store.open(path, write=True)
-    found, _ = bd.compute(store, 4, 4)
-    counted = {b.witness.get("tree_depth"): b.value for b in found if b.method == "counting"}
-    assert counted[None] <= counted[5] <= 12   # the God number of 4x4 four colours
-
-
-def test_bounds_command_stores_lists_and_does_not_repeat(db, run):
-    assert run("bounds", "compute", "--n", 4, "--c", 3, "--db", db).exit_code == 0
-    assert run("bounds", "compute", "--n", 4, "--c", 3, "--db", db).exit_code == 0
-    rows = [json.loads(line) for line in run("bounds", "--n", 4, "--db", db, "--json").output.splitlines()]
-    assert sorted((r["kind"], r["method"]) for r in rows) == [
-        ("lower", "counting"), ("lower", "tree"), ("upper", "phases"), ("upper", "tree")]
-    assert all(r["version"] and r["proven_at"] and r["command"].startswith("wsdb ") for r in rows)
-    out = run("bounds", "--db", db).output
-    assert "4x4 3 colours: God number 10" in out
-
-
-def test_a_grid_without_a_coarser_tree_says_why(db, run):
-    res = run("bounds", "compute", "--n", 6, "--c", 3, "--db", db)
-    assert res.exit_code == 0
-    assert "not proven: phases: no complete tree of 6x6" in res.stderr
-    res = run("bounds", "compute", "--n", 5, "--c", 3, "--db", db)
-    assert res.exit_code == 2 and "Traceback" not in res.output
-    # no 8x8 tree can be finished, so no build is suggested: C(64, 16) two-colour states
-    res = run("bounds", "compute", "--n", 8, "--c", 3, "--db", db)
-    assert res.exit_code == 0 and "build" not in res.stderr and f"{math.comb(64, 16):.1e} states" in res.stderr
-
-
-def test_a_complete_tree_leaves_no_bound_missing(tmp_path, run):
-    path = tmp_path / "w.sqlite"
-    wsdb.build(4, 3, db=path)   # no two-colour tree for the phases, but the God number itself
-    res = run("bounds", "compute", "--n", 4, "--c", 3, "--db", path)
-    assert res.exit_code == 0 and "upper bound 10 by tree" in res.stdout and res.stderr == ""
-
-
-def test_a_tree_stopped_at_the_god_number_holding_every_state_is_exact(tmp_path, thesis):
-    path = tmp_path / "w.sqlite"
-    god = thesis["god_numbers"]["4x4_c2"]
-    wsdb.build(4, 2, db=path, max_depth=god)   # depth 7 is empty, but never grown
-    found, _ = bd.compute(Store.open(path, write=True), 4, 2)
-    assert sorted((b.kind, b.value) for b in found if b.method == "tree") == [("lower", god), ("upper", god)]
-    wsdb.build(4, 2, db=tmp_path / "short.sqlite", max_depth=god - 1)   # some states lie past: no exact value
-    found, _ = bd.compute(Store.open(tmp_path / "short.sqlite", write=True), 4, 2)
-    assert not [b for b in found if b.method == "tree"] and holds(found, god)
 
 
 def test_the_merging_bound_from_the_command_is_stored_once(db, run):
@@ -238,24 +37,6 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     res = run("bounds", "compute", "--n", 4, "--c", 3, "--fresh", "--db", db)   # nothing kept to check again
     assert res.exit_code == 2 and "--fresh" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
-
-
-@pytest.mark.slow
-def test_6x6_two_colour_bounds_hold(thesis, tmp_path):
-    god = thesis["god_numbers"]["6x6_c2"]
-    path = tmp_path / "w.sqlite"
-    wsdb.build(6, 2, db=path)
-    found, _ = bd.compute(Store.open(path, write=True), 6, 2)
-    cells = wsdb.random_states(wsdb.wrapslide(6, 2), 3, seed=1)
-    found += [bd.by_state(wsdb.format_state(s), db=path) for s in cells]
-    assert holds(found, god)
-    assert max(b.value for b in found if b.kind == "lower") == god == min(b.value for b in found if b.kind == "upper")
-
-
-def test_stats_shows_the_best_bounds(db, run):
-    run("bounds", "compute", "--n", 4, "--c", 3, "--db", db)
-    out = run("stats", "--n", 4, "--c", 3, "--db", db).output
-    assert "proven bounds (wsdb bounds): 10 <= God number <= 10" in out
 
 
 def merged_goal_states(n, counts, together):
@@ -348,7 +129,7 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
 
 
 def test_one_path_each_cannot_avoid_the_worst_case(db):
-    from wsdb.stats.merging import merged_phase_states
+    from wsdb.bounds.merging import merged_phase_states
 
     b = by_merging(Store.open(db), 4, 3, "12", tries=1, detours=False, solve_left=0)
     first, second = b.witness["phases"]
@@ -414,7 +195,7 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
     # level G - j passes within A moves of the second phase's goal when A >= W - need[j]; K moves come
     # off when every level j < K passes within W - K + j (the module docstring), and a level that
     # passes within A passes within A + 1, so --off 4 makes exactly 4 checks, strictest first
-    import wsdb.stats.merging as merging
+    import wsdb.bounds.merging as merging
 
     first, second = by_merging(Store.open(db), 4, 3, "12").witness["phases"]
     G, W = first["worst"], second["worst"]
@@ -448,7 +229,7 @@ def _merged_phases_4x4(db):
     """4x4 three colours with 1+2 merged: (the grid, the merged grid, the
     states whose merged image is solved, the merged grid's census table,
     their exact distances)."""
-    import wsdb.stats.merging as merging
+    import wsdb.bounds.merging as merging
     from wsdb.engine.census import subset_table
     from wsdb.engine.engines import Engine
 
@@ -464,7 +245,7 @@ def _merged_phases_4x4(db):
 def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db):
     # why a level checked again a move looser is checked only at the states the stricter check left:
     # each lifting with a path within some distance has it within any larger one, with the same paths tried
-    import wsdb.stats.merging as merging
+    import wsdb.bounds.merging as merging
 
     fine, coarse, states, table, distances = _merged_phases_4x4(db)
     worst, smaller = int(distances.max()), 0
@@ -491,12 +272,12 @@ def _without_time(checks):
 def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
     import sqlite3
 
-    import wsdb.stats.merging as merging
-    from wsdb.engine.subsets import SubsetRanking
+    import wsdb.bounds.merging as merging
+    from wsdb.bounds import lifting
 
     args = dict(tries=1, off=2, solve_left=0)
     whole = by_merging(Store.open(db), 4, 3, "12", **args)   # read-only: nothing kept
-    real, parts = SubsetRanking.unavoidable, []
+    real, parts = lifting.unavoidable, []
 
     def stopping(self, words, part, *rest):
         if len(parts) == 3:
@@ -504,7 +285,7 @@ def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
         parts.append(part.copy())
         return real(self, words, part, *rest)
 
-    monkeypatch.setattr(SubsetRanking, "unavoidable", stopping)
+    monkeypatch.setattr(lifting, "unavoidable", stopping)
     monkeypatch.setattr(merging, "FIRST_TRIES", 1)   # one kernel call a slice: the tries are 1
     with pytest.raises(KeyboardInterrupt):
         by_merging(Store.open(db, write=True), 4, 3, "12", **args)
@@ -515,7 +296,7 @@ def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
     assert len(kept) == 1 and kept[0][:3] == (first["level"], 3, sum(len(p) for p in parts))
 
     parts.clear()
-    monkeypatch.setattr(SubsetRanking, "unavoidable", lambda self, words, part, *rest:
+    monkeypatch.setattr(lifting, "unavoidable", lambda self, words, part, *rest:
                         parts.append(part.copy()) or real(self, words, part, *rest))
     again = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     assert again.value == whole.value
@@ -548,7 +329,7 @@ def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
 def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypatch):
     import sqlite3
 
-    import wsdb.solver.within as within
+    import wsdb.bounds.within as within
     from wsdb.errors import DamagedError
 
     asked, real = [], within.solve_within
@@ -587,7 +368,7 @@ def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypa
 
 def test_a_lifting_the_beam_solves_in_too_many_moves_is_solved_again_in_full(db, monkeypatch):
     import wsdb.solver.solve as solve
-    import wsdb.solver.within as within
+    import wsdb.bounds.within as within
     from wsdb.puzzle.replay import replay
     from wsdb.solver.guide import Found
 
@@ -614,7 +395,7 @@ def test_a_lifting_the_beam_solves_in_too_many_moves_is_solved_again_in_full(db,
 
 @pytest.mark.parametrize("detours", [False, True])
 def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours):
-    import wsdb.stats.merging as merging
+    import wsdb.bounds.merging as merging
 
     def left(tries):
         b = merging.by_merging(Store.open(db), 4, 3, "12", tries=tries, detours=detours, solve_left=0)
@@ -630,12 +411,12 @@ def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours
 def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_walks(db, monkeypatch):
     # the first pass walks `shortest` shortest paths, then the detours, then the other shortest paths: the
     # liftings left are those every path leaves, whatever the order; only the paths walked change
-    import wsdb.stats.merging as merging
-    from wsdb.engine.subsets import SubsetRanking
+    import wsdb.bounds.merging as merging
+    from wsdb.bounds import lifting
 
     fine, coarse, states, table, distances = _merged_phases_4x4(db)
-    worst, real, calls, tries = int(distances.max()), SubsetRanking.unavoidable, [], 6
-    monkeypatch.setattr(SubsetRanking, "unavoidable", lambda self, *a: calls.append(a) or real(self, *a))
+    worst, real, calls, tries = int(distances.max()), lifting.unavoidable, [], 6
+    monkeypatch.setattr(lifting, "unavoidable", lambda self, *a: calls.append(a) or real(self, *a))
     varied = left_some = 0
     for depth in (table.height, table.height - 1):
         cells = table.ranking.level(table.words, depth, coarse.maps)
@@ -661,7 +442,7 @@ def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_
 
 
 def test_tries_default_is_the_one_help_names(run):
-    from wsdb.stats.merging import SOLVE_LEFT, TRIES
+    from wsdb.bounds.merging import SOLVE_LEFT, TRIES
 
     text = " ".join(run("bounds", "compute", "--help").stdout.split())
     assert f"(default {TRIES})" in text and f"(default {SOLVE_LEFT};" in text
@@ -733,7 +514,7 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
 
 
 def test_a_sampled_check_of_the_whole_level_leaves_what_the_check_leaves(db):
-    from wsdb.stats.merging import sampled_checks
+    from wsdb.bounds.merging import sampled_checks
 
     full = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=0).witness["checks"][0]
     whole, = sampled_checks(Store.open(db), 4, 3, "12", off=1, tries=2, size=10**9, solve=4)

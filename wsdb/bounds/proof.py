@@ -20,9 +20,9 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import left_at_pace, step
 from ..puzzle import format_state, parse_states
-from . import effort
-from .guide import Found, guide_for, tail
-from .settings import PROOF_SHARES
+from ..solver import effort
+from ..solver.guide import Found, guide_for, tail
+from ..solver.settings import PROOF_SHARES
 from .shares import Ledger, combine, search_here
 
 

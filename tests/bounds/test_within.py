@@ -1,4 +1,4 @@
-"""Solutions within a budget (wsdb/solver/within.py): the narrow beam where
+"""Solutions within a budget (wsdb/bounds/within.py): the narrow beam where
 its sequence fits, the full solve where it does not; every sequence real."""
 
 import pytest
@@ -7,7 +7,7 @@ import wsdb
 from wsdb.errors import WsdbError
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.puzzle.replay import replay
-from wsdb.solver.within import solve_within
+from wsdb.bounds.within import solve_within
 
 
 def _texts(c, count, seed):

@@ -1,4 +1,4 @@
-"""A state proven at least K moves from solved (wsdb/solver/proof.py,
+"""A state proven at least K moves from solved (wsdb/bounds/proof.py,
 `wsdb bounds prove --at-least`): checked against brute-force distances on
 a 4x4 four-colour partial tree."""
 import json
@@ -8,7 +8,7 @@ import pytest
 import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
-from wsdb.solver.proof import at_least
+from wsdb.bounds.proof import at_least
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""A proof's bounds searched share by share and kept (wsdb/solver/shares.py,
+"""A proof's bounds searched share by share and kept (wsdb/bounds/shares.py,
 `wsdb bounds prove --at-least K` resuming): checked against the whole
 iteration and the brute-force distance on a 4x4 four-colour partial tree."""
 import json
@@ -11,9 +11,9 @@ from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.ida import search_bound
-from wsdb.solver.proof import at_least
+from wsdb.bounds.proof import at_least
 from wsdb.solver.settings import PROOF_SHARES, SPREAD_SPLIT
-from wsdb.solver.shares import ShareResult, combine, search_here
+from wsdb.bounds.shares import ShareResult, combine, search_here
 
 from ..conftest import PARTIAL_DEPTH
 

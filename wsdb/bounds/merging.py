@@ -57,7 +57,8 @@ from ..notices import left_at_pace, say, step
 from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
                             wrapslide)
 from ..puzzle.text import state_texts
-from .bounds import MAX_PHASE_STATES, Bound, check
+from . import lifting
+from .arguments import MAX_PHASE_STATES, Bound, check
 
 #: Shortest paths tried per state of the merged grid at its God number
 #: before its liftings that finish at the worst case on every path tried
@@ -255,7 +256,7 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
     left and the liftings left, and the liftings solved with their median
     seconds and longest solution. Needs the merged grid's census (two
     colours) and each level's states, both kept beside the database."""
-    from ..solver.within import solve_within
+    from .within import solve_within
 
     check(n, c)
     fine = wrapslide(n, c)
@@ -340,12 +341,12 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
 
     def check(part, tries, shortest):
-        return ranking.unavoidable(table.words, part, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad,
-                                   far, detours)
+        return lifting.unavoidable(ranking, table.words, part, depth, tries, shortest, goals, cells_of, rank_of, bad,
+                                   nbad, far, detours)
 
     def check_one(cell):
-        return ranking.left_liftings(table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far,
-                                     detours)
+        return lifting.left_liftings(ranking, table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad,
+                                     far, detours)
 
     total, still = _in_slices(cells, check, tries, kept, progress)
     if not 0 < total <= listed:
@@ -436,7 +437,7 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
     path serves is served all the same by any sequence of at most
     ``budget`` moves that solves it. Any will do, so a narrow beam answers
     first and the full solve only where its sequence is longer
-    (:func:`~wsdb.solver.within.solve_within`). Its swap of the two merged
+    (:func:`~wsdb.bounds.within.solve_within`). Its swap of the two merged
     colours ``picked`` is a lifting too, solved by the same moves where the
     goal does not tell those colours apart (Wrapslide's: each quadrant one
     colour, whichever): each sequence found is replayed on the swap, which
@@ -445,7 +446,7 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
     and one kept already is replayed and used instead of solving again,
     unless ``fresh``: (the solutions, how many were kept already)."""
     from ..puzzle.replay import replay
-    from ..solver.within import solve_within
+    from .within import solve_within
 
     texts = list(state_texts(fine, liftings))
     swapped = liftings.copy()

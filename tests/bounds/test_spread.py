@@ -1,4 +1,4 @@
-"""A bound spread over Dask workers (wsdb/solver/spread.py, `wsdb bounds
+"""A bound spread over Dask workers (wsdb/bounds/spread.py, `wsdb bounds
 prove --at-least K --engine dask`): the shares of an iteration search it
 whole, and a proof over workers equals the one-process proof and the
 brute-force distance (4x4 four colours, the tree stored to depth 4)."""
@@ -10,7 +10,7 @@ from wsdb.puzzle import format_state, random_states, wrapslide
 from wsdb.solver import effort
 from wsdb.solver.ida import search_bound
 from wsdb.solver.settings import SPREAD_SPLIT
-from wsdb.solver.spread import Spread
+from wsdb.bounds.spread import Spread
 
 from ..conftest import PARTIAL_DEPTH
 
@@ -44,7 +44,7 @@ def test_tasks_in_one_thread_carry_visits_and_give_each_shares_answer(partial4, 
     # a worker thread's tasks of one bound share their visit tables: each still finds an answer exactly
     # where its share alone does, and the least next bound is the whole iteration's
     from wsdb.solver.guide import guide_for
-    from wsdb.solver.spread import share_task
+    from wsdb.bounds.spread import share_task
 
     db = partial4[0]
     guide = guide_for(wrapslide(4, 4), partial4[1], pairs=True)
@@ -88,7 +88,7 @@ def threads():
 @pytest.mark.parametrize("picked", [slice(0, 1), pytest.param(slice(1, 3), marks=pytest.mark.slow, id="two-more")])
 def test_a_proof_over_workers_is_the_one_process_proof(partial4, deep, threads, picked):
     from wsdb.db.store import Store
-    from wsdb.solver.proof import at_least
+    from wsdb.bounds.proof import at_least
 
     db, _, _ = partial4
     p = wrapslide(4, 4)
@@ -108,7 +108,7 @@ def test_shares_kept_over_workers_resume_in_one_process(partial4, deep, threads,
     import shutil
 
     from wsdb.db.store import Store
-    from wsdb.solver.proof import at_least
+    from wsdb.bounds.proof import at_least
 
     db = tmp_path / "w.sqlite"
     shutil.copy(partial4[0], db)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from wsdb.db.store import Store
-from wsdb.stats.bounds import record
-from wsdb.stats.merging import by_merging
+from wsdb.bounds.arguments import record
+from wsdb.bounds.merging import by_merging
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "frontier_table.py"
 
@@ -24,12 +24,12 @@ def script():
 
 
 def test_a_resumed_check_counts_the_earlier_runs_seconds(db4, tmp_path, monkeypatch, script):
-    import wsdb.stats.merging as merging
-    from wsdb.engine.subsets import SubsetRanking
+    import wsdb.bounds.merging as merging
+    from wsdb.bounds import lifting
 
     db = tmp_path / "w.sqlite"
     shutil.copy(db4, db)
-    real, calls = SubsetRanking.unavoidable, []
+    real, calls = lifting.unavoidable, []
 
     def stopping(self, *args):
         if len(calls) == 3:
@@ -38,14 +38,14 @@ def test_a_resumed_check_counts_the_earlier_runs_seconds(db4, tmp_path, monkeypa
         return real(self, *args)
 
     monkeypatch.setattr(merging, "FIRST_TRIES", 1)   # one kernel call a slice
-    monkeypatch.setattr(SubsetRanking, "unavoidable", stopping)
+    monkeypatch.setattr(lifting, "unavoidable", stopping)
     args = dict(off=1, solve_left=0)   # the default tries: the check passes, and its row is printed
     with pytest.raises(KeyboardInterrupt):
         by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     with sqlite3.connect(db) as conn:   # the earlier run: slices of 1,000 s each, a year ago
         conn.execute("update check_slices set seconds = 1000, checked_at = '2025-11-28T00:00:00+00:00'")
         [(kept,)] = conn.execute("select count(*) from check_slices").fetchall()
-    monkeypatch.setattr(SubsetRanking, "unavoidable", real)
+    monkeypatch.setattr(lifting, "unavoidable", real)
     store = Store.open(db, write=True)
     b = by_merging(store, 4, 3, "12", **args)
     assert b.witness["checks"][0]["resumed"] == kept > 0 and b.value == b.witness["phases"][0]["worst"] + \

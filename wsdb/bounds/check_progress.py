@@ -1,6 +1,6 @@
 """How far each kept moves-off check got (`wsdb bounds checks`): the slices
 a `wsdb bounds compute --merge ... --off K` keeps as they finish
-(:mod:`wsdb.stats.merging`), read back per check as slices kept, states
+(:mod:`wsdb.bounds.merging`), read back per check as slices kept, states
 checked, liftings left so far and the time left at their pace (the
 median slice's: a slice timed across a pause, a stopped process or other
 work beside it, takes far longer than the rest); and per

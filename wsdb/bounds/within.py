@@ -1,7 +1,7 @@
 """Any solution within a given number of moves, the cheapest search first.
 
 Some questions need a way to solved no longer than a budget, not the
-shortest one: a bound's check (:mod:`wsdb.stats.merging`) is served by any
+shortest one: a bound's check (:mod:`wsdb.bounds.merging`) is served by any
 sequence of at most G + W - K moves. There a narrow beam (thesis §4.2's
 hand-over to the tree at every level, :mod:`.beam`) answers in a fraction of
 the time of the full search, whose work below the beam's length only
@@ -16,11 +16,11 @@ from typing import Iterator
 
 from ..db.store import Store
 from ..puzzle import parse_states
-from .beam import beam_search
-from .effort import NEVER, metered
-from .guide import Guide, guide_for
-from .settings import WITHIN_WIDTH
-from .solve import iter_solve
+from ..solver.beam import beam_search
+from ..solver.effort import NEVER, metered
+from ..solver.guide import Guide, guide_for
+from ..solver.settings import WITHIN_WIDTH
+from ..solver.solve import iter_solve
 
 
 @dataclass

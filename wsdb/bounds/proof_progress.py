@@ -1,5 +1,5 @@
 """How far each kept proof got (`wsdb bounds proofs`): the shares a `wsdb
-bounds prove --at-least K` keeps as they finish (:mod:`wsdb.solver.shares`),
+bounds prove --at-least K` keeps as they finish (:mod:`wsdb.bounds.shares`),
 read back as bounds searched whole, the bound under way and the work so far.
 
 A proof searches bounds in order, each whole before the next, so its kept

@@ -36,11 +36,11 @@ import numpy as np
 
 from ..db.build import COMPLETE
 from ..db.lookup import lookup_grid
+from ..db.proven import proven_god_number
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
-from .figures import proven_god_number
 
 #: The game's grid sizes, whose God numbers the bounds are about.
 GRIDS = (4, 6, 8)
@@ -159,12 +159,12 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     proved where it did not finish; ``method="meet"`` proves it by meet in
     the middle with the stored partial tree instead (on 8x8 two colours, a
     bound past the tree's reach). With ``at_least`` K, IDA* proves only that
-    no answer is shorter than K (:mod:`wsdb.solver.proof`), or finds the
+    no answer is shorter than K (:mod:`wsdb.bounds.proof`), or finds the
     state's optimal answer where it is; with ``dask`` (``scheduler``,
     ``workers``, ``memory``: :func:`wsdb.db.distributed.connect`) each
-    bound is searched over Dask workers (:mod:`wsdb.solver.spread`). An
+    bound is searched over Dask workers (:mod:`wsdb.bounds.spread`). An
     ``at_least`` proof keeps its shares in the database as they finish and
-    resumes from those kept, unless ``fresh`` (:mod:`wsdb.solver.shares`)."""
+    resumes from those kept, unless ``fresh`` (:mod:`wsdb.bounds.shares`)."""
     if at_least is not None:
         return _at_least(state, db, effort, at_least, dask, fresh)
     if dask is not None:
@@ -181,7 +181,7 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
 
 
 def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = None, fresh: bool = False) -> Bound:
-    from ..solver.proof import at_least
+    from .proof import at_least
     from ..solver.solve import budget_nodes, check_request
 
     check_request("optimal", None, effort)
@@ -206,11 +206,11 @@ def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = 
 
 
 def _spread_at_least(state: str, k: int, store: Store, db, dask: dict, fresh: bool):
-    """:func:`wsdb.solver.proof.at_least` with each bound spread over Dask workers."""
+    """:func:`wsdb.bounds.proof.at_least` with each bound spread over Dask workers."""
     from ..db.build import dask_engine
     from ..db.location import resolve
-    from ..solver.proof import at_least
-    from ..solver.spread import Spread
+    from .proof import at_least
+    from .spread import Spread
 
     where = resolve(db)   # the workers open the database by its absolute path, or a server's URL
     worker_db = str(where.path) if where.path else where.url

@@ -31,11 +31,11 @@ from typing import Callable
 import numpy as np
 
 from ..db.store import Store
-from . import effort
-from .guide import Found, Guide
-from .ida import search_bound
-from .settings import IDA_STREAMS, SPREAD_SPLIT, VISIT_SLOTS
-from .visit_kernels import visit_tables
+from ..solver import effort
+from ..solver.guide import Found, Guide
+from ..solver.ida import search_bound
+from ..solver.settings import IDA_STREAMS, SPREAD_SPLIT, VISIT_SLOTS
+from ..solver.visit_kernels import visit_tables
 
 
 @dataclass
