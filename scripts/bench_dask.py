@@ -28,9 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
+from wsdb.puzzle.tree_key import TreeKey
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from bench_build import timed  # noqa: E402  (the same /usr/bin/time -v measurement)
+
 GRIDS = {"4x4c4": (4, 4), "6x6c2": (6, 2), "6x6c3": (6, 3), "6x6c4": (6, 4)}
 
 
@@ -44,10 +47,10 @@ def same_rows(local: Path, dask: Path, n: int, c: int) -> str:
     from wsdb.engine.keys import KeyLayout
 
     a, b = Store.open(local), Store.open(dask)
-    if a.level_rows(n, c) != b.level_rows(n, c):
+    if a.level_rows(TreeKey.wrapslide(n, c)) != b.level_rows(TreeKey.wrapslide(n, c)):
         return "levels differ"
     layout = KeyLayout.for_colours(n * n, c)
-    for name, x, y in zip(("reps", "depths", "parents", "orbits"), a.load(n, c, layout), b.load(n, c, layout)):
+    for name, x, y in zip(("reps", "depths", "parents", "orbits"), a.load(TreeKey.wrapslide(n, c), layout), b.load(TreeKey.wrapslide(n, c), layout)):
         if not np.array_equal(x, y):
             return f"{name} differ"
     return "identical"

@@ -42,12 +42,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wsdb.bounds import arguments as bd
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, parse_state, random_states, wrapslide
 from wsdb.puzzle.symmetry import canonical_cells
+from wsdb.puzzle.tree_key import TreeKey
 from wsdb.solver.guide import guide_for
 from wsdb.solver.solve import solve_many
-from wsdb.bounds import arguments as bd
 
 
 def main() -> None:
@@ -115,8 +116,8 @@ def deepest_combinations(puzzle, store, limit: int) -> list[str]:
     in key order; at most ``limit`` classes (four colours have many)."""
     n = puzzle.n
     coarse = wrapslide(n, 2)
-    height = store.require_build(n, 2)["height"]
-    reps = np.array([parse_state(r["grid"])[1] for r in store.classes_at_depth(n, 2, height)])
+    height = store.require_build(TreeKey.wrapslide(n, 2))["height"]
+    reps = np.array([parse_state(r["grid"])[1] for r in store.classes_at_depth(TreeKey.wrapslide(n, 2), height)])
     placements = np.unique(reps[:, coarse.maps].reshape(-1, n * n), axis=0) == 0     # (P, N) bool
     found = set()
 

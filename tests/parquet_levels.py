@@ -11,17 +11,18 @@ from wsdb.db.store import Store
 from wsdb.engine import get_engine
 from wsdb.engine.keys import sortable
 from wsdb.engine.partition import owner
+from wsdb.puzzle.tree_key import TreeKey
 
 
 def write_levels(db, n: int, c: int, url: str, partitions: int = 4) -> Manifest:
     store = Store.open(db)
-    row = store.require_build(n, c)
+    row = store.require_build(TreeKey.wrapslide(n, c))
     layout = get_engine(n, c).layout
     folder = LevelFolder(url)
     man = Manifest("wrapslide", n, c, "all", layout.words, complete=bool(row["complete"]),
                    max_depth=row["max_depth"])
-    for lv in store.level_rows(n, c):
-        reps, _, parents, orbits = store.load(n, c, layout, depth=lv["depth"])
+    for lv in store.level_rows(TreeKey.wrapslide(n, c)):
+        reps, _, parents, orbits = store.load(TreeKey.wrapslide(n, c), layout, depth=lv["depth"])
         who = owner(reps, partitions)
         counts = []
         for j in range(partitions):
@@ -38,11 +39,11 @@ def same_tree(a, b, n: int, c: int) -> tuple[dict, dict]:
     """Levels, classes, parents and the build row's facts identical, row by
     row, in databases ``a`` and ``b``; their build rows."""
     a, b = Store.open(a), Store.open(b)
-    assert a.level_rows(n, c) == b.level_rows(n, c)
+    assert a.level_rows(TreeKey.wrapslide(n, c)) == b.level_rows(TreeKey.wrapslide(n, c))
     layout = get_engine(n, c).layout
-    for x, y in zip(a.load(n, c, layout), b.load(n, c, layout)):
+    for x, y in zip(a.load(TreeKey.wrapslide(n, c), layout), b.load(TreeKey.wrapslide(n, c), layout)):
         assert np.array_equal(x, y)
-    ra, rb = a.build_row(n, c), b.build_row(n, c)
+    ra, rb = a.build_row(TreeKey.wrapslide(n, c)), b.build_row(TreeKey.wrapslide(n, c))
     for k in ("complete", "god_number", "height", "classes", "states", "max_depth", "status"):
         assert ra[k] == rb[k], k
     return ra, rb

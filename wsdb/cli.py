@@ -46,7 +46,7 @@ def effort_options(f):
     f = click.option("--time-limit", type=float, default=None, metavar="S",
                      help="Optional cap in seconds per state. The budget is --effort; a cap that "
                           "cuts a search first is said in the answer (it may then differ from run to run).")(f)
-    from .solver.settings import DEFAULT_EFFORT   # constants only: nothing heavy loads
+    from .solver.settings import DEFAULT_EFFORT  # constants only: nothing heavy loads
 
     return click.option("--effort", type=float, default=None, metavar="M",
                         help=f"Work per state, in millions of nodes (default {DEFAULT_EFFORT / 1e6:g}: 8x8 three "
@@ -318,11 +318,11 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, schedul
     """
     from .db.build import build_board
     from .db.location import resolve
-    from .db.lookup import tree_root
-    from .db.status import describe
+    from .puzzle.catalog import describe
+    from .puzzle.tree_key import TreeKey
 
     p = _board(puzzle, n, m, c, goal)
-    what, command = describe(p.n, p.c, root if p.roots else tree_root(p), p.name)
+    what, command = describe(TreeKey.of(p, root if p.roots else None))
     label = f"{what} ({root} roots)" if p.roots else what
 
     def starting():
@@ -704,9 +704,10 @@ def verify(n, m, c, root, puzzle, goal, quiet, db, as_json):
         for check in report.checks:
             click.echo(f"ok  {check}")
         if report.ok:
-            from .db.status import describe
+            from .puzzle.catalog import describe
+            from .puzzle.tree_key import TreeKey
 
-            what = describe(n, c, report.root, puzzle)[0]
+            what = describe(TreeKey(puzzle, n, c, report.root))[0]
             click.echo(f"{what}: {report.classes:,} classes, {report.states:,} states verified")
         else:
             click.echo(f"FAILED  {report.problem}")
@@ -745,7 +746,8 @@ def info(n, c, root, db, as_json):
     from .db.lookup import stored_levels
 
     if n is None and c is None:
-        from .db.status import describe
+        from .puzzle.catalog import describe
+        from .puzzle.tree_key import TreeKey
         from .stats import build_records
 
         rows = build_records(db)
@@ -764,7 +766,7 @@ def info(n, c, root, db, as_json):
                 size = f"{at} (missing or unreachable)" if r["parquet_bytes"] is None else \
                     f"{_size(r['parquet_bytes'])} of {at}"
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
-            what = describe(r["n"], r["c"], r["root"], r["puzzle"])[0]
+            what = describe(TreeKey.from_row(r))[0]
             what += f" ({r['root']} roots)" if _stored(r).roots else ""
             click.echo(f"{what}: {r['classes']:,} classes, "
                        f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
@@ -917,14 +919,16 @@ def _stats_table(figures, table, db, n, c, root, first, puzzle, goal):
 def _stored(row: dict):
     """The puzzle of a stored build (a ``builds`` row or a report)."""
     from .puzzle.catalog import stored_puzzle
+    from .puzzle.tree_key import TreeKey
 
-    return stored_puzzle(row["puzzle"], row["n"], row["c"], row["root"])
+    return stored_puzzle(TreeKey.from_row(row))
 
 
 def _print_report(r: dict) -> None:
-    from .db.status import describe
+    from .puzzle.catalog import describe
+    from .puzzle.tree_key import TreeKey
 
-    what, command = describe(r["n"], r["c"], r["root"], r["puzzle"])
+    what, command = describe(TreeKey.from_row(r))
     p = _stored(r)
     other = not p.every_arrangement   # another puzzle's moves may reach only some arrangements
     head = f"{what} ({r['root']} roots): " if p.roots else f"{what}: "
@@ -1084,8 +1088,8 @@ def bounds_proofs(n, c, db, as_json):
       wsdb bounds proofs
       wsdb bounds proofs --n 6 --c 4 --json
     """
-    from .db.store import Store
     from .bounds.proof_progress import kept_proofs
+    from .db.store import Store
 
     proofs = kept_proofs(Store.open(db), n, c)
     if as_json:
@@ -1117,8 +1121,8 @@ def bounds_checks(n, c, db, as_json):
       wsdb bounds checks
       wsdb bounds checks --n 6 --c 3 --json
     """
-    from .db.store import Store
     from .bounds.check_progress import kept_checks, kept_solutions
+    from .db.store import Store
 
     store = Store.open(db)
     kept = [*kept_checks(store, n, c), *kept_solutions(store, n, c)]
@@ -1195,10 +1199,10 @@ def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quie
       wsdb bounds compute --n 6 --c 3 --merge 12    # colours 1 and 2 as one, then apart
       wsdb bounds compute --n 6 --c 3 --merge 12 --off 2   # and two moves off if the levels allow
     """
-    from .db.store import Store
-    from .puzzle.model import merged, wrapslide
     from .bounds import arguments as bd
     from .bounds.merging import by_merging
+    from .db.store import Store
+    from .puzzle.model import merged, wrapslide
 
     bd.check(n, c)
     if merge is not None:
@@ -1262,8 +1266,8 @@ def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, work
       wsdb bounds prove 213433/312421/413141/234414/114232/224323 --at-least 21 \\
           --engine dask --scheduler tcp://10.0.0.5:8786
     """
-    from .db.store import Store
     from .bounds import arguments as bd
+    from .db.store import Store
 
     if at_least is not None and method != "optimal":
         raise WsdbError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")
@@ -1314,29 +1318,25 @@ def random_cmd(n, c, count, seed, depth, m, puzzle, goal, quiet, db, as_json):
     drawn uniformly from its complete stored tree (`wsdb build --puzzle`),
     e.g. `wsdb random --puzzle rubeish --n 3 --count 5`.
     """
-    import numpy as np
-
-    from .puzzle import random_states
+    from .puzzle.model import drawn, from_tree
     from .puzzle.text import state_texts
 
     p = _board(puzzle, n, m, c, goal)
-    if p.every_arrangement and depth is None:
-        draw = functools.partial(random_states, p)
-    else:
+    sampler = None
+    if from_tree(p, depth):
         from .db.sample import TreeSampler
 
-        draw = TreeSampler(p, db, depth=depth).draw
-    text = functools.partial(state_texts, p)
+        sampler = TreeSampler(p, db, depth=depth)
     seed = _seed_or_fresh(seed)
-    rng = np.random.default_rng(seed)   # one stream: the output is the same whatever the chunking
-    step = 100_000
-    for start in range(0, count, step):   # in chunks: a million states need no big array
-        lines = list(text(draw(min(step, count - start), rng)))
+    start = 0
+    for cells in drawn(p, count, seed, sampler):   # in chunks of one stream: the same states whatever the chunking
+        lines = state_texts(p, cells)
         if as_json:
             head = {"n": n, "c": p.c} if p.roots else {"puzzle": puzzle, "n": n, "goal": p.goal}
             head = head if depth is None else {**head, "depth": depth}
             lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x})
                      for i, x in enumerate(lines)]
+        start += len(cells)
         click.echo("\n".join(lines))
 
 
@@ -1366,14 +1366,13 @@ def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
     bounded memory; the file appears only when it is complete.
     Parquet needs pyarrow (pip install 'wsdb[parquet]'). Another puzzle's
     tree with --puzzle (and --goal, or --m for the sliding puzzle)."""
-    from .db.status import describe
+    from .puzzle.catalog import describe
+    from .puzzle.tree_key import TreeKey
     from .stats.export import export as run_export
 
     if n is None:
         raise WsdbError("give --n, the board size (and --c for Wrapslide)")
-    from .db.lookup import tree_root
-
     board = _board(puzzle, n, m, c, goal)
     rows = run_export(n, c, file, fmt, db, root, puzzle=board)
-    what = describe(board.n, board.c, root if board.roots else tree_root(board), board.name)[0]
+    what = describe(TreeKey.of(board, root if board.roots else None))[0]
     click.echo(f"wrote {rows:,} classes of {what} to {file}")

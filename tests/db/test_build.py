@@ -3,25 +3,26 @@ import pytest
 
 import wsdb
 from wsdb.db.store import Store
+from wsdb.puzzle.tree_key import TreeKey
 
 
 @pytest.mark.parametrize("c", [2, 3, 4])
 def test_all_roots_agree_with_the_thesis_below_level_1(thesis, c, db4):
-    levels = Store.open(db4).level_rows(4, c)
+    levels = Store.open(db4).level_rows(TreeKey.wrapslide(4, c))
     published = thesis["classes_per_level"][f"4x4_c{c}"]
     ours = [r["classes"] for r in levels]
     if c == 3:  # both solved classes at depth 0 (docs/rules.md, "Roots")
         assert ours[:2] == [2, 2] and ours[2:] == published[2:]
     else:
         assert ours == published
-    build = Store.open(db4).build_row(4, c)
+    build = Store.open(db4).build_row(TreeKey.wrapslide(4, c))
     assert build["complete"] and build["god_number"] == thesis["god_numbers"][f"4x4_c{c}"]
     assert build["states"] == thesis["states"]["4x4"][str(c)]
 
 
 def test_mean_optimal_length_matches_the_thesis(thesis, db4):
     for c in (2, 3, 4):
-        levels = Store.open(db4).level_rows(4, c)
+        levels = Store.open(db4).level_rows(TreeKey.wrapslide(4, c))
         mean = sum(r["depth"] * r["states"] for r in levels) / sum(r["states"] for r in levels)
         # published to two decimals (7.3454 is printed 7.34: truncated)
         assert abs(mean - thesis["mean_optimal_length_over_states"][f"4x4_c{c}"]) < 0.01

@@ -19,6 +19,7 @@ from wsdb.db.build import build_distributed
 from wsdb.db.levels import LevelFolder
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
+from wsdb.puzzle.tree_key import TreeKey
 
 from ..parquet_levels import same_tree as same_rows
 
@@ -49,7 +50,7 @@ def local(tmp_path_factory):
 def six_if_asked(request, local):
     """The 6x6 two-colour single-process build, for the slow cases only."""
     if any(m.name == "slow" for m in request.node.iter_markers()) and \
-            Store.open(local).build_row(6, 2) is None:
+            Store.open(local).build_row(TreeKey.wrapslide(6, 2)) is None:
         wsdb.build(6, 2, db=local)
 
 
@@ -76,7 +77,7 @@ def test_dask_build_equals_the_single_process_build(cluster, local, tmp_path, n,
         assert verify(n, c, db=db).ok
     man = LevelFolder(str(tmp_path / "levels")).manifest()
     assert man.complete == (depth is None) and [lv.classes for lv in man.levels] == [r["classes"] for r in
-                                                                 Store.open(db).level_rows(n, c)]
+                                                                 Store.open(db).level_rows(TreeKey.wrapslide(n, c))]
 
 
 def test_lookups_on_parquet_levels_equal_lookups_on_sqlite(cluster, local, tmp_path):

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import wsdb
+from wsdb.db.store import Store
 from wsdb.engine import get_engine
 from wsdb.errors import DamagedError
-from wsdb.db.store import Store
+from wsdb.puzzle.tree_key import TreeKey
 
 from ..parquet_levels import same_tree, write_levels
 
@@ -44,7 +45,7 @@ def test_an_import_stores_the_single_process_rows(source, tmp_path, run, n, c):
     res = run("import", levels[(n, c)], "--db", db, "-q")
     assert res.exit_code == 0, res.output
     same_rows(local, db, n, c)
-    assert Store.open(db).build_row(n, c)["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(n, c)
+    assert Store.open(db).build_row(TreeKey.wrapslide(n, c))["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(TreeKey.wrapslide(n, c))
                                                                             ["height"] + 1))
     assert run("verify", "--n", n, "--c", c, "--db", db, "-q").exit_code == 0
 
@@ -54,9 +55,9 @@ def test_an_import_replaces_the_levels_its_own_build_names(source, tmp_path, run
     db = tmp_path / "own.sqlite"
     assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
     store = Store.open(db, write=True)   # as a dask build leaves it: the row names the levels
-    store.update_build((4, 3, "all", "wrapslide"), {"levels": levels[(4, 3)]})
+    store.update_build(TreeKey.wrapslide(4, 3), {"levels": levels[(4, 3)]})
     store.close()
-    assert Store.open(db).build_row(4, 3)["levels"] == levels[(4, 3)]
+    assert Store.open(db).build_row(TreeKey.wrapslide(4, 3))["levels"] == levels[(4, 3)]
     assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
     same_rows(local, db, 4, 3)
 
@@ -108,11 +109,11 @@ def test_the_solvers_reader_of_parquet_levels_equals_the_rows(source, n, c):
     from wsdb.db.levels import ParquetTree
 
     local, levels = source
-    want = Store.open(local).keys_and_depths(n, c, get_engine(n, c).layout)
-    got = ParquetTree(levels[(n, c)]).keys_and_depths(n, c, "all", "wrapslide")
+    want = Store.open(local).keys_and_depths(TreeKey.wrapslide(n, c), get_engine(n, c).layout)
+    got = ParquetTree(levels[(n, c)]).keys_and_depths(TreeKey.wrapslide(n, c))
     assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]) and got[1].dtype == np.int8
     with pytest.raises(DamagedError, match="not of this build"):
-        ParquetTree(levels[(n, c)]).keys_and_depths(n, c + 1, "all", "wrapslide")
+        ParquetTree(levels[(n, c)]).keys_and_depths(TreeKey.wrapslide(n, c + 1))
 
 
 def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path, run, monkeypatch):
@@ -129,7 +130,7 @@ def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path,
     monkeypatch.setattr(RealStore, "add_level", add_level)
     res = run("import", levels[(4, 3)], "--db", db, "-q")
     assert res.exit_code == 130 and "run it again" in res.stderr
-    assert Store.open(db).build_row(4, 3)["status"] == "building"
+    assert Store.open(db).build_row(TreeKey.wrapslide(4, 3))["status"] == "building"
     monkeypatch.setattr(RealStore, "add_level", real)
     assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
     same_rows(local, db, 4, 3)
@@ -149,7 +150,7 @@ def test_random_states_of_a_level_are_the_same_from_parquet_levels(source, tmp_p
     shutil.copy(local, kept)
     with sqlite3.connect(kept) as conn:
         conn.execute("update builds set levels = ? where n = 6 and c = 3", (levels[(6, 3)],))
-    assert Store.open(kept).parquet(6, 3) is not None
+    assert Store.open(kept).parquet(TreeKey.wrapslide(6, 3)) is not None
     rows, parquet = (TreeSampler(wrapslide(6, 3), db, depth=4) for db in (local, kept))
     assert rows.states == parquet.states > 0
     draw = [s.draw(200, np.random.default_rng(9)) for s in (rows, parquet)]

@@ -17,7 +17,13 @@ from alembic import command
 from alembic.config import Config
 
 import wsdb
-from tests.engine.test_census import as_permutations, grid_moves_rubeish, plain_bfs, plain_levels, sliding_moves
+from tests.engine.test_census import (
+    as_permutations,
+    grid_moves_rubeish,
+    plain_bfs,
+    plain_levels,
+    sliding_moves,
+)
 from wsdb.db.build import build_puzzle, build_sliding
 from wsdb.db.sample import TreeSampler
 from wsdb.db.store import Store
@@ -25,6 +31,7 @@ from wsdb.errors import WsdbError
 from wsdb.puzzle.catalog import get_puzzle
 from wsdb.puzzle.define import format_cells
 from wsdb.puzzle.sliding import SlidingPuzzle
+from wsdb.puzzle.tree_key import TreeKey
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "puzzles.json").read_text())
 
@@ -67,7 +74,7 @@ def test_the_rubeish_tree_has_the_published_order_and_god_number_and_plain_count
     plain = plain_bfs(tuple("123456789"), grid_moves_rubeish(3))   # 4 s: once
     assert [lv.states for lv in tree.levels] == plain
     store = Store.open(db)
-    assert [r["states"] for r in store.level_rows(3, 9, "123/456/789", "rubeish")] == plain
+    assert [r["states"] for r in store.level_rows(TreeKey("rubeish", 3, 9, "123/456/789"))] == plain
 
 
 def test_lookups_are_optimal_and_replay_to_the_goal(rubeish_db):
@@ -111,7 +118,7 @@ def test_a_coloured_goal_with_symmetry_stores_orbits_that_sum_to_the_reachable_s
     assert row["classes"] < row["states"]          # symmetry folded states into classes
     # the classes view writes each representative in the goal's own symbols
     store = Store.open(tmp_path / "e.sqlite")
-    reps, depths, _, _ = store.load(3, 2, wsdb.engine.puzzle_engine(p).layout, goal, puzzle=p.name)
+    reps, depths, _, _ = store.load(TreeKey.of(p), wsdb.engine.puzzle_engine(p).layout)
     with contextlib.closing(sqlite3.connect(tmp_path / "e.sqlite")) as conn:
         grids = conn.execute("select grid, depth from classes where puzzle = 'rubiks-slide-easy' "
                              "order by rep").fetchall()
@@ -140,7 +147,7 @@ def test_wrapslide_and_another_puzzle_of_the_same_size_live_side_by_side(tmp_pat
     assert wsdb.lookup(goal, db=db, puzzle="rubiks-slide-easy", goal=goal).distance == 0
     store = Store.open(db)
     assert [b["puzzle"] for b in store.build_rows()] == ["wrapslide", "rubiks-slide-easy"]
-    assert store.build_row(4, 2)["god_number"] == 6                      # Wrapslide's, untouched
+    assert store.build_row(TreeKey.wrapslide(4, 2))["god_number"] == 6                      # Wrapslide's, untouched
     assert wsdb.verify(4, 2, db=db).ok
 
 
@@ -272,11 +279,11 @@ def sliding_db(tmp_path_factory):
 @pytest.mark.parametrize("rows, cols", [(2, 3), (3, 3)])
 def test_the_sliding_tree_holds_every_solvable_state_at_its_distance(sliding_db, rows, cols):
     p = SlidingPuzzle(rows, cols)
-    row = Store.open(sliding_db).build_row(rows, p.c, p.goal, "sliding")
+    row = Store.open(sliding_db).build_row(TreeKey.of(p))
     published = next(b for b in DATA["sliding"]["boards"] if (b["rows"], b["cols"]) == (rows, cols))
     assert row["complete"] and row["god_number"] == published["god"] and row["states"] == p.states
     goal = tuple(range(1, rows * cols)) + (0,)
-    levels = Store.open(sliding_db).level_rows(rows, p.c, p.goal, "sliding")
+    levels = Store.open(sliding_db).level_rows(TreeKey.of(p))
     assert [lv["states"] for lv in levels] == plain_bfs(goal, sliding_moves(rows, cols, 0))
 
 

@@ -6,10 +6,11 @@ import sqlite3
 import pytest
 
 import wsdb
-from wsdb.db import build as build_module
 from wsdb.db.store import HEAD, Store
+from wsdb.db.tree_writer import TreeWriter
 from wsdb.engine.keys import KeyLayout
 from wsdb.errors import WsdbError
+from wsdb.puzzle.tree_key import TreeKey
 
 
 def digest(path):
@@ -58,7 +59,7 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
     wsdb.build(4, 3, db=clean)
     db = tmp_path / "i.sqlite"
     calls = {"n": 0}
-    real = build_module.level_row
+    real = TreeWriter.level_row
 
     def dying(*args, **kwargs):   # dies while level 5 is handed to the store
         calls["n"] += 1
@@ -66,15 +67,15 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, "level_row", dying)
+    monkeypatch.setattr(TreeWriter, "level_row", dying)
     with pytest.raises(KeyboardInterrupt):
         wsdb.build(4, 3, db=db)
     s = Store.open(db)
-    row = s.build_row(4, 3)
-    assert row["status"] == "building" and row["height"] == 4 and len(s.level_rows(4, 3)) == 5
+    row = s.build_row(TreeKey.wrapslide(4, 3))
+    assert row["status"] == "building" and row["height"] == 4 and len(s.level_rows(TreeKey.wrapslide(4, 3))) == 5
     with pytest.raises(WsdbError, match="interrupted at depth 4.*wsdb build --n 4 --c 3"):
         wsdb.lookup("1212/1212/3333/3333", db=db)
-    monkeypatch.setattr(build_module, "level_row", real)
+    monkeypatch.setattr(TreeWriter, "level_row", real)
     computed = []
     tree, row = wsdb.build(4, 3, db=db, progress=lambda level, seconds: computed.append(level.depth))
     assert row["status"] == "done" and row["god_number"] == 10
@@ -100,22 +101,22 @@ def test_a_finished_partial_build_goes_deeper(tmp_path):
 def test_keys_and_depths_match_the_full_load(db4):
     store = Store.open(db4)
     layout = KeyLayout.for_colours(16, 4)
-    reps, depths, _, _ = store.load(4, 4, layout)
-    keys, dep = store.keys_and_depths(4, 4, layout, chunk=1000)   # many chunks
+    reps, depths, _, _ = store.load(TreeKey.wrapslide(4, 4), layout)
+    keys, dep = store.keys_and_depths(TreeKey.wrapslide(4, 4), layout, chunk=1000)   # many chunks
     assert (keys == reps).all() and (dep == depths).all()
 
 
 def test_fetch_finds_stored_keys_and_their_parents(db4):
     store = Store.open(db4)
     layout = KeyLayout.for_colours(16, 4)
-    reps, depths, parents, _ = store.load(4, 4, layout)
+    reps, depths, parents, _ = store.load(TreeKey.wrapslide(4, 4), layout)
     pick = [0, 5, len(reps) // 2, len(reps) - 1]
-    found, depth, par = store.fetch(4, 4, layout, reps[pick])
+    found, depth, par = store.fetch(TreeKey.wrapslide(4, 4), layout, reps[pick])
     assert found.all() and (depth == depths[pick]).all()
     deeper = depth > 0
     assert (par[deeper] == parents[pick][deeper]).all()
     missing = layout.encode([[3] * 16])   # not a 4x4 four-colour state at all
-    assert store.fetch(4, 4, layout, missing)[0].tolist() == [False]
+    assert store.fetch(TreeKey.wrapslide(4, 4), layout, missing)[0].tolist() == [False]
 
 
 def test_a_second_store_in_one_process_keeps_the_first_ones_writes(db4, tmp_path):

@@ -9,8 +9,9 @@ import pytest
 import wsdb
 from wsdb.db.store import Store
 from wsdb.puzzle import format_state, random_states, wrapslide
-from wsdb.solver.kernels import colour_rank
+from wsdb.puzzle.tree_key import TreeKey
 from wsdb.solver import tables
+from wsdb.solver.kernels import colour_rank
 from wsdb.solver.tables import binomials, endgame, gather_colours, gather_table
 
 
@@ -62,7 +63,7 @@ def test_6x6_table_matches_the_stored_levels(tmp_path):
     store = Store.open(db)
     table = gather_table(6, store)
     counts = np.bincount(table)
-    assert counts.tolist() == [lv["states"] for lv in store.level_rows(6, 2)]
+    assert counts.tolist() == [lv["states"] for lv in store.level_rows(TreeKey.wrapslide(6, 2))]
     assert counts.sum() == math.comb(36, 9)
 
 
@@ -96,7 +97,7 @@ def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, s
     if asked:   # the grid's own endgame stays as stored
         assert endgame(4, c, Store.open(db)).height == stored
     assert (eg.stored, eg.held, eg.height, eg.complete) == (stored, *derived, False)
-    keys, depths = Store.open(db4).keys_and_depths(4, c, eg.eng.layout)
+    keys, depths = Store.open(db4).keys_and_depths(TreeKey.wrapslide(4, c), eg.eng.layout)
     got = eg.lookup(keys)
     assert (got == np.where(depths <= eg.height, depths, -1)).all()
     assert (depths > eg.height).any()                     # classes beyond were asked too

@@ -9,12 +9,13 @@ import wsdb
 from wsdb.db.store import Store
 from wsdb.engine.keys import KeyLayout
 from wsdb.errors import WsdbError
+from wsdb.puzzle.tree_key import TreeKey
 from wsdb.stats.export import export
 
 
 def stored(db, n, c):
     layout = KeyLayout.for_colours(n * n, c)
-    reps, depth, parents, orbits = Store.open(db).load(n, c, layout)
+    reps, depth, parents, orbits = Store.open(db).load(TreeKey.wrapslide(n, c), layout)
     return {layout.to_int(r): (int(d), layout.to_int(p) if d else None, int(o))
             for r, d, p, o in zip(reps, depth, parents, orbits)}
 
@@ -37,7 +38,7 @@ def test_parquet_with_wide_keys_as_decimal_text(tmp_path):
     out = tmp_path / "w.parquet"
     count = export(6, 4, out, db=db, chunk=50)
     table = pq.read_table(out).to_pydict()
-    assert count == len(table["rep"]) == Store.open(db).build_row(6, 4)["classes"]
+    assert count == len(table["rep"]) == Store.open(db).build_row(TreeKey.wrapslide(6, 4))["classes"]
     want = stored(db, 6, 4)
     got = {int(r): (d, int(p) if p else None, o)
            for r, d, p, o in zip(table["rep"], table["depth"], table["parent"], table["orbit_size"])}

@@ -41,6 +41,7 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
+from ..puzzle.tree_key import TreeKey
 
 #: The game's grid sizes, whose God numbers the bounds are about.
 GRIDS = (4, 6, 8)
@@ -119,10 +120,10 @@ def counting(n: int, c: int) -> Bound:
 def counting_past_tree(store: Store, n: int, c: int) -> list[Bound]:
     """The counting bound from the exact levels of a stored partial tree
     grown from every solved state (module docstring); [] without one."""
-    row = store.finished_build(n, c)
+    row = store.finished_build(TreeKey.wrapslide(n, c))
     if row is None or row["complete"]:
         return []
-    rows = store.level_rows(n, c)
+    rows = store.level_rows(TreeKey.wrapslide(n, c))
     depth, level = rows[-1]["depth"], rows[-1]["states"]
     return [_counted(n, c, depth, sum(r["states"] for r in rows), level, tree_depth=depth, level_states=level)]
 
@@ -141,11 +142,11 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
     """Θ(n, c) exactly, from a complete tree: [lower, upper]; [] without one.
     A tree stopped at its depth limit whose levels hold every state is
     complete in fact: its height is the God number."""
-    row = store.finished_build(n, c)
+    row = store.finished_build(TreeKey.wrapslide(n, c))
     god = None if row is None else proven_god_number(row, wrapslide(n, c))
     if god is None:
         return []
-    deepest = store.classes_at_depth(n, c, god, limit=1)[0]["grid"]
+    deepest = store.classes_at_depth(TreeKey.wrapslide(n, c), god, limit=1)[0]["grid"]
     command = f"wsdb lookup {deepest}"
     return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
             Bound(n, c, "upper", god, "tree", dict(classes=row["classes"], states=row["states"], height=god),
@@ -181,8 +182,8 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
 
 
 def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = None, fresh: bool = False) -> Bound:
-    from .proof import at_least
     from ..solver.solve import budget_nodes, check_request
+    from .proof import at_least
 
     check_request("optimal", None, effort)
     if not 1 <= k <= 100:
@@ -238,7 +239,7 @@ def phase_states(n: int, c: int) -> np.ndarray:
 def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
     """The largest exact distance among :func:`phase_states`, read from the
     (n, c) complete tree, and a state at it."""
-    row = store.finished_build(n, c)
+    row = store.finished_build(TreeKey.wrapslide(n, c))
     if row is None or not row["complete"]:
         raise WsdbError(f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
                         f"and no complete {n}x{n} {c}-colour tree is stored here (`wsdb build --n {n} --c {c}` "
@@ -257,7 +258,7 @@ def by_phases(store: Store, n: int, c: int) -> Bound:
     t0 = time.perf_counter()
     best, later = None, {}
     for k in range(2, c):
-        top = store.finished_build(n, k)
+        top = store.finished_build(TreeKey.wrapslide(n, k))
         if top is None or not top["complete"]:
             continue
         phases = [dict(grid=f"{n}x{n} {k} colours", worst=top["god_number"], by="tree")]

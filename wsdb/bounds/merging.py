@@ -46,17 +46,24 @@ from importlib.metadata import version
 
 import numpy as np
 
+from ..db.census_cache import cached_level, cached_subset_table, census_progress
 from ..db.lookup import lookup_grid
 from ..db.store import Store
-from ..db.census_cache import cached_level, cached_subset_table, census_progress
 from ..engine.census import census
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
 from ..errors import DamagedError, WsdbError
 from ..notices import left_at_pace, say, step
-from ..puzzle.model import (Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states,
-                            wrapslide)
+from ..puzzle.model import (
+    Puzzle,
+    merged,
+    merged_colours,
+    merged_goal_count,
+    merged_goal_states,
+    wrapslide,
+)
 from ..puzzle.text import state_texts
+from ..puzzle.tree_key import TreeKey
 from . import lifting
 from .arguments import MAX_PHASE_STATES, Bound, check
 
@@ -541,7 +548,7 @@ def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.n
     """Each state's exact distance, from the complete tree where one is
     stored, else proven optimal one by one; refuses where a proof did not
     finish (a distance not proven is no upper bound's worst case)."""
-    row = store.finished_build(fine.n, fine.c)
+    row = store.finished_build(TreeKey.wrapslide(fine.n, fine.c))
     if row is not None and row["complete"]:
         return np.array([a.distance for a in lookup_grid(store, fine, reps)]), "tree"
     from ..solver.solve import iter_solve

@@ -20,6 +20,7 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import left_at_pace, step
 from ..puzzle import format_state, parse_states
+from ..puzzle.tree_key import TreeKey
 from ..solver import effort
 from ..solver.guide import Found, guide_for, tail
 from ..solver.settings import PROOF_SHARES
@@ -63,7 +64,7 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
     (puzzle, cells), = parse_states([state])
     text, n = format_state(cells, puzzle.n), puzzle.n
     # asked of the store first: the guide reads (and may derive) big tables
-    two, own = store.finished_build(n, 2), store.finished_build(n, puzzle.c)
+    two, own = store.finished_build(TreeKey.wrapslide(n, 2)), store.finished_build(TreeKey.wrapslide(n, puzzle.c))
     if two is None or not two["complete"]:
         raise WsdbError(f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
                         f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)")

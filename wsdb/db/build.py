@@ -12,22 +12,27 @@ deeper when a larger ``max_depth`` is asked for.
 from __future__ import annotations
 
 import hashlib
-import threading
-import time
-from datetime import datetime, timezone
-from importlib.metadata import version
-from typing import Callable, Iterator
+from typing import Callable
 
 import numpy as np
 
 from ..engine import Engine, puzzle_engine
-from ..engine.bfs import MAX_CLASSES, Counts, Level, Progress, Tree, first_level, next_level
+from ..engine.bfs import (
+    MAX_CLASSES,
+    Counts,
+    Level,
+    Progress,
+    Tree,
+    first_level,
+    next_level,
+)
 from ..engine.keys import KeyLayout, sortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
 from ..puzzle.sliding import SlidingPuzzle
-from .status import builder_alive, this_builder, unfinished
+from ..puzzle.tree_key import TreeKey
 from .store import Store
+from .tree_writer import TreeWriter, class_columns
 
 #: Depth at which ``build`` stops by default, for grids that cannot be
 #: finished: each fits in under 4 GB and about three minutes on 2 cores
@@ -64,12 +69,7 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     is open, before the kernels load; ``progress(level, seconds)`` after
     every level is committed."""
     check_grid(n, c)
-    if max_depth is None:
-        max_depth = default_depth(n, c)
-    puzzle = wrapslide(n, c)
-    if root not in puzzle.roots:
-        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
-    return _build(puzzle, root, db, max_depth, force, progress, starting)
+    return build_board(wrapslide(n, c), db, max_depth, root, force, progress, starting)
 
 
 def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None = None, root: str = "all",
@@ -77,19 +77,21 @@ def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None =
                 starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
     """Build any puzzle's tree, as its definition says: through the ranked
     table when its moves depend on the state (:func:`build_sliding`, whole),
-    from the chosen kind of root when it has kinds (Wrapslide, :func:`build`),
-    else from its goal (:func:`build_puzzle`)."""
+    from the chosen kind of root when it has kinds (Wrapslide: to its
+    default depth unless ``max_depth``), else from its goal
+    (:func:`build_puzzle`)."""
     if puzzle.ranked_only:
         if max_depth is not None:
             raise WsdbError(f"{puzzle.label} is built whole (its ranked table holds every state): "
                             "give no --max-depth")
         return build_sliding(puzzle, db=db, force=force, progress=progress, starting=starting)
-    if puzzle.roots:
-        return build(puzzle.n, puzzle.c, db=db, max_depth=max_depth, root=root, force=force, progress=progress,
-                     starting=starting)
-    if root != "all":
-        raise WsdbError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
-    return build_puzzle(puzzle, db=db, max_depth=max_depth, force=force, progress=progress, starting=starting)
+    if not puzzle.roots:
+        if root != "all":
+            raise WsdbError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
+        return build_puzzle(puzzle, db=db, max_depth=max_depth, force=force, progress=progress, starting=starting)
+    if max_depth is None:
+        max_depth = default_depth(puzzle.n, puzzle.c)
+    return _build(puzzle, TreeKey.of(puzzle, root), db, max_depth, force, progress, starting)
 
 
 def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: bool = False,
@@ -105,7 +107,7 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     of 20,922,789,888,000), so the worst case is not refused in advance."""
     if puzzle.roots:
         raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
-    return _build(puzzle, puzzle.goal, db, max_depth, force, progress, starting,
+    return _build(puzzle, TreeKey.of(puzzle), db, max_depth, force, progress, starting,
                   max_classes=MAX_CLASSES if max_depth is None else None)
 
 
@@ -113,27 +115,28 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
                   starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
     """Store the sliding-tile puzzle's tree (docs/puzzles.md): its moves
     depend on the state, so the class builder does not apply; the ranked
-    table (:func:`wsdb.db.census.ranked_table`, one byte per arrangement)
+    table (:func:`wsdb.engine.census.ranked_table`, one byte per arrangement)
     gives every state's distance, and each state's parent is a neighbour
     one closer. One row per state (no symmetry), the same columns as every
     tree, so lookup, solve, random and stats read it as any other."""
-    from ..engine.census import ranked_table   # loads the ranking kernels: only this build needs them
+    from ..engine.census import (
+        ranked_table,  # loads the ranking kernels: only this build needs them
+    )
 
     if puzzle.states > MAX_STATES:
         raise WsdbError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
                         "as rows: count them with `wsdb census --puzzle sliding`")
-    root = puzzle.goal
-    store, row = _open(db, puzzle, root)
-    if row is not None and row["status"] == "done" and not force:
-        return None, row
+    key = TreeKey.of(puzzle)
+    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
+    if writer.stored is not None and writer.stored["status"] == "done" and not force:
+        return None, writer.stored
     if starting:
         starting()
-    t0 = time.perf_counter()
+    writer.start_clock()
     ranking, table, counts = ranked_table(puzzle)
     eng = puzzle_engine(puzzle)
-    key = (puzzle.n, puzzle.c, root, puzzle.name)
-    tree = Tree(puzzle.n, puzzle.c, root, None, True, 0.0, [], puzzle.name)
-    with LevelWriter(store, key, eng, progress, t0) as writer:
+    tree = Tree(key.n, key.c, key.root, None, True, 0.0, [], key.puzzle)
+    with writer:
         for depth in range(len(counts)):
             cells = ranking.unrank(np.flatnonzero(table == depth))
             parents = np.zeros((len(cells), eng.layout.words), np.uint64)
@@ -151,52 +154,41 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
             order = np.argsort(reps[:, 0], kind="stable")   # keys of 12 cells fit one word
             level = Level(depth, reps[order], parents[order], np.ones(len(cells), np.int64))
             if depth == 0:
-                row = _new_row(puzzle, root, None, level)
-                store.begin_tree(row, level_row(key, level), class_columns(level, eng))
-                if progress:
-                    progress(level, time.perf_counter() - t0)
+                writer.begin(level, None, class_columns(level, eng))
             else:
-                writer.put(level, _add_level(row, level, time.perf_counter() - t0))
+                writer.put(level, eng)
             tree.levels.append(Counts(depth, level.classes, level.states))
-    _finish(store, key, row, tree, 0.0, t0)
-    return tree, row
+    return tree, writer.finish(tree)
 
 
-def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, progress: Progress | None,
+def _build(puzzle: Puzzle, key: TreeKey, db, max_depth: int | None, force: bool, progress: Progress | None,
            starting: Callable[[], None] | None, max_classes: int | None = None) -> tuple[Tree | None, dict]:
-    """The builder behind :func:`build` and :func:`build_puzzle`."""
+    """The class builder behind :func:`build_board` and :func:`build_puzzle`."""
     if max_depth is not None and max_depth < 0:
         raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
-    n, c, name = puzzle.n, puzzle.c, puzzle.name
-    store, row = _open(db, puzzle, root)
-    if row is not None and not force and row["status"] == "done" and (
-            row["complete"] or (max_depth is not None and row["height"] >= max_depth)):
-        return None, row
+    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
+    if writer.finished(max_depth, force):
+        return None, writer.stored
     if starting:
         starting()
     eng = puzzle_engine(puzzle)
-    key = (n, c, root, name)
-    t0 = time.perf_counter()
-    if row is None or force:
-        level = first_level(eng, root)
-        row = _new_row(puzzle, root, max_depth, level)
-        store.begin_tree(row, level_row(key, level), class_columns(level, eng))
-        tree = Tree(n, c, root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], name)
+    writer.start_clock()
+    if writer.stored is None or force:
+        level = first_level(eng, key.root)
+        writer.begin(level, max_depth, class_columns(level, eng))
+        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)],
+                    key.puzzle)
         seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
-        if progress:
-            progress(level, time.perf_counter() - t0)
     else:   # resume an interrupted build, or take a finished partial one deeper
-        depth = row["height"]
-        level = _stored_level(store, eng, key, depth)
-        seen_prev = sortable(_stored_level(store, eng, key, depth - 1).reps) if depth else \
+        depth = writer.stored["height"]
+        level = _stored_level(writer.store, eng, key, depth)
+        seen_prev = sortable(_stored_level(writer.store, eng, key, depth - 1).reps) if depth else \
             np.zeros(0, dtype=sortable(level.reps).dtype)
-        tree = Tree(n, c, root, max_depth, False, 0.0,
-                    [Counts(**r) for r in store.level_rows(n, c, root, name)], name)
-        row = dict(row, status="building", builder=this_builder(), max_depth=max_depth)
-        store.grow_tree(key, dict(status="building", builder=row["builder"], max_depth=max_depth))
-    earlier = row["seconds"]
+        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0,
+                    [Counts(**r) for r in writer.store.level_rows(key)], key.puzzle)
+        writer.resume(max_depth)
     too_big = False
-    with LevelWriter(store, key, eng, progress, t0) as writer:
+    with writer:
         while max_depth is None or level.depth < max_depth:
             if max_classes is not None and level.classes > max_classes:
                 too_big = True   # stored as a partial tree to this depth, then said
@@ -205,13 +197,12 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
             if nxt is None:
                 tree.complete = True
                 break
-            writer.put(nxt, _add_level(row, nxt, earlier + time.perf_counter() - t0))
+            writer.put(nxt, eng)
             seen_prev, level = sortable(level.reps), nxt
             tree.levels.append(Counts(nxt.depth, nxt.classes, nxt.states))
     if too_big:
-        row["max_depth"] = level.depth
-        store.update_build(key, {"max_depth": level.depth})
-    _finish(store, key, row, tree, earlier, t0)
+        writer.update({"max_depth": level.depth})
+    row = writer.finish(tree)
     if too_big:
         raise WsdbError(f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
                         f"{max_classes:,} a build grows without --max-depth; depths 0-{level.depth} are stored "
@@ -220,115 +211,9 @@ def _build(puzzle: Puzzle, root: str, db, max_depth: int | None, force: bool, pr
     return tree, row
 
 
-def _open(db, puzzle: Puzzle | SlidingPuzzle, root: str) -> tuple[Store, dict | None]:
-    """The database (made if missing) and the stored build row of the
-    tree, if any; a one-line error while another process builds it."""
-    store = Store.open(db, create=True)
-    row = store.build_row(puzzle.n, puzzle.c, root, puzzle.name)
-    if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
-            and row["builder"] != this_builder():
-        raise WsdbError(f"{store.label}: {unfinished(row)}")
-    return store, row
-
-
-def _new_row(puzzle: Puzzle | SlidingPuzzle, root: str, max_depth: int | None, level: Level) -> dict:
-    """The build row of a tree started afresh with ``level`` (depth 0)."""
-    return dict(puzzle=puzzle.name, n=puzzle.n, c=puzzle.c, root=root, complete=False, max_depth=max_depth,
-                height=0, god_number=None, classes=level.classes, states=level.states, seconds=0.0,
-                version=version("wsdb"), built_at=_now(), status="building", builder=this_builder(),
-                symbols=puzzle.symbols or None)
-
-
-def _add_level(row: dict, level: Level, seconds: float) -> dict:
-    """Count ``level`` into the build row; the totals to store with it."""
-    row.update(height=level.depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
-               seconds=round(seconds, 3), built_at=_now())
-    return {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")}
-
-
-def _finish(store: Store, key: tuple, row: dict, tree: Tree, earlier: float, t0: float) -> None:
-    """Mark the build done (complete or not), and leave the file alone
-    holding it."""
-    tree.seconds = time.perf_counter() - t0
-    row.update(status="done", builder=None, complete=tree.complete,
-               god_number=row["height"] if tree.complete else None,
-               seconds=round(earlier + tree.seconds, 3), built_at=_now())
-    store.finish_tree(key, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds",
-                                                  "built_at")})
-    store.checkpoint()   # the database file alone now holds the build
-
-
-class LevelWriter:
-    """Stores levels in a thread of its own, one at a time, so the next
-    level is computed while this one is written (the kernels release the
-    GIL; SQLite's inserts mostly do too). ``put`` waits for the previous
-    level to be committed and re-raises its error, if any; leaving the
-    ``with`` block waits for the last one, also on Ctrl-C, so a level is
-    stored whole or not at all."""
-
-    def __init__(self, store: Store, key: tuple, eng: Engine, progress: Progress | None, t0: float):
-        self.store, self.key, self.eng, self.progress, self.t0 = store, key, eng, progress, t0
-        self.pending: threading.Thread | None = None
-        self.error: BaseException | None = None
-
-    def __enter__(self) -> "LevelWriter":
-        return self
-
-    def put(self, level: Level, totals: dict) -> None:
-        self.wait()
-        self.pending = threading.Thread(target=self._write, args=(level, totals), daemon=True)
-        self.pending.start()
-
-    def _write(self, level: Level, totals: dict) -> None:
-        try:
-            self.store.add_level(self.key, level_row(self.key, level), class_columns(level, self.eng), totals)
-            if self.progress:
-                self.progress(level, time.perf_counter() - self.t0)
-        except BaseException as e:   # handed to the main thread by wait()
-            self.error = e
-
-    def wait(self) -> None:
-        if self.pending is not None:
-            self.pending.join()
-            self.pending = None
-        if self.error is not None:
-            error, self.error = self.error, None
-            raise error
-
-    def __exit__(self, kind, value, tb) -> bool:
-        try:
-            self.wait()
-        except BaseException:
-            if kind is None:
-                raise
-        return False
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _stored_level(store: Store, eng: Engine, key: tuple, depth: int) -> Level:
-    n, c, root, puzzle = key
-    reps, _, parents, orbits = store.load(n, c, eng.layout, root, depth=depth, puzzle=puzzle)
+def _stored_level(store: Store, eng: Engine, key: TreeKey, depth: int) -> Level:
+    reps, _, parents, orbits = store.load(key, eng.layout, depth=depth)
     return Level(depth, reps, parents, orbits)
-
-
-def level_row(key: tuple, level: Level) -> dict:
-    """The ``levels`` row of one level; ``key`` is (n, c, root, puzzle)."""
-    n, c, root, puzzle = key
-    return dict(puzzle=puzzle, n=n, c=c, root=root, depth=level.depth, classes=level.classes,
-                states=level.states)
-
-
-def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[tuple]:
-    """The class rows of one level as columns, a chunk at a time: (rep,
-    parent, orbit_size) arrays of SQL values, parent None at depth 0, so a
-    level of millions never exists as Python objects at once."""
-    layout = eng.layout
-    for i in range(0, level.classes, chunk):
-        parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
-        yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
 
 
 def dask_engine():
@@ -365,40 +250,36 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
         max_depth = default_depth(puzzle.n, puzzle.c)
     if max_depth is not None and max_depth < 0:
         raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
-    root = root if puzzle.roots else puzzle.goal
-    if puzzle.roots and root not in puzzle.roots:
-        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
+    key = TreeKey.of(puzzle, root if puzzle.roots else None)
     folder = LevelFolder(levels)
     # an unreachable scheduler is said before anything is written
     with dask_client(scheduler, workers, memory) as client:
         folder.check_writable()
-        return _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress,
+        return _grow_distributed(puzzle, key, folder, client, db, max_depth, force, partitions, progress,
                                  starting)
 
 
-def _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partitions, progress, starting):
+def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force, partitions, progress, starting):
     """The store's side of :func:`build_distributed`, with a connected client."""
-    from .distributed import TreeSpec, grow_levels
+    from .distributed import grow_levels
 
-    store, row = _open(db, puzzle, root)
-    key = (puzzle.n, puzzle.c, root, puzzle.name)
-    if row is not None and not force and row["status"] == "done" and (
-            row["complete"] or (max_depth is not None and row["height"] >= max_depth)):
+    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
+    row = writer.stored
+    if writer.finished(max_depth, force):
         return None, row
     if row is not None and not force and row.get("levels") != folder.url:
         where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise WsdbError(f"{store.label} holds this tree as {where}: give the same --levels to resume it, "
+        raise WsdbError(f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
                         "or --force to start over")
     if force and folder.manifest() is not None:
         folder.fs.rm(folder.path("manifest.json"))
     if starting:
         starting()
-    spec = TreeSpec(puzzle.name, puzzle.n, puzzle.c, None if puzzle.roots else puzzle.goal)
     words = KeyLayout.for_colours(puzzle.ncells, puzzle.c).words
-    t0 = time.perf_counter()
-    earlier = 0.0 if row is None or force else row["seconds"]
-    stored = set() if row is None or force else {r["depth"] for r in store.level_rows(*key[:3], puzzle.name)}
-    state = {"row": None if force else row}
+    writer.start_clock()
+    if row is not None and not force:
+        writer.carry_on()
+    stored = set() if row is None or force else {r["depth"] for r in writer.store.level_rows(key)}
 
     def record(entry, man=None):
         """Store one level the manifest records (once: a resumed run's
@@ -407,31 +288,19 @@ def _grow_distributed(puzzle, root, folder, client, db, max_depth, force, partit
             return
         stored.add(entry.depth)
         level = Counts(entry.depth, entry.classes, entry.states)
-        lrow = dict(puzzle=puzzle.name, n=puzzle.n, c=puzzle.c, root=root, depth=entry.depth,
-                    classes=entry.classes, states=entry.states)
-        if state["row"] is None:
-            state["row"] = dict(_new_row(puzzle, root, max_depth, level), levels=folder.url)
-            store.begin_tree(state["row"], lrow, [])
+        if writer.row is None:
+            writer.begin(level, max_depth, levels=folder.url)
         else:
-            state["row"].update(status="building", builder=this_builder(), max_depth=max_depth)
-            totals = _add_level(state["row"], level, earlier + time.perf_counter() - t0)
-            store.add_level(key, lrow, [], dict(totals, status="building", builder=this_builder(),
-                                               max_depth=max_depth))
-        if progress:
-            progress(level, time.perf_counter() - t0)
+            writer.record(level, max_depth)
 
     before = folder.manifest()
     for entry in before.levels if before is not None else []:   # what a killed run recorded last
         record(entry)
-    man = grow_levels(client, folder.url, spec, root, words, len(puzzle.moves), max_depth, partitions,
-                      on_level=record)
-    tree = Tree(puzzle.n, puzzle.c, root, max_depth, man.complete, 0.0,
-                [Counts(e.depth, e.classes, e.states) for e in man.levels], puzzle.name)
-    row = state["row"]
-    row["max_depth"] = max_depth
-    store.update_build(key, {"max_depth": max_depth})
-    _finish(store, key, row, tree, earlier, t0)
-    return tree, row
+    man = grow_levels(client, folder.url, key, words, len(puzzle.moves), max_depth, partitions, on_level=record)
+    tree = Tree(key.n, key.c, key.root, max_depth, man.complete, 0.0,
+                [Counts(e.depth, e.classes, e.states) for e in man.levels], key.puzzle)
+    writer.update({"max_depth": max_depth})
+    return tree, writer.finish(tree)
 
 
 def default_levels(db, puzzle: Puzzle, root: str) -> str:

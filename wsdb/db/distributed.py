@@ -26,7 +26,6 @@ import os
 import socket
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
@@ -35,6 +34,7 @@ from distributed import WorkerPlugin
 
 from ..errors import WsdbError
 from ..notices import step
+from ..puzzle.tree_key import TreeKey
 from .levels import LevelEntry, LevelFolder, Manifest
 
 #: bytes a task holds per child and key word, estimated from the arrays it
@@ -51,27 +51,15 @@ MAX_PARTITIONS = 1024
 FIRST_GROWTH = 25
 
 
-@dataclass(frozen=True)
-class TreeSpec:
-    """What a worker needs to make the puzzle's engine: names, not arrays,
-    so a task's arguments stay small and every worker builds its engine once."""
-
-    puzzle: str
-    n: int
-    c: int
-    goal: str | None
-    m: int | None = None
-
-
 @lru_cache(maxsize=8)
-def worker_engine(spec: TreeSpec):
-    """The puzzle's numba engine, made once per worker process; its kernels
-    load from numba's cache (compiled once per machine and user)."""
+def worker_engine(tree: TreeKey):
+    """The tree's puzzle's numba engine, made once per worker process (a
+    task's arguments name the tree, not arrays, so they stay small); its
+    kernels load from numba's cache (compiled once per machine and user)."""
     from ..engine import puzzle_engine
-    from ..puzzle.catalog import get_puzzle
+    from ..puzzle.catalog import stored_puzzle
 
-    goal = spec.goal if spec.puzzle != "wrapslide" else None
-    return puzzle_engine(get_puzzle(spec.puzzle, spec.n, c=spec.c, goal=goal, m=spec.m))
+    return puzzle_engine(stored_puzzle(tree))
 
 
 def numba_cache_dir() -> str:
@@ -107,13 +95,13 @@ class NumbaSettings(WorkerPlugin):
 
 # ---- the tasks (top-level functions: Dask sends them by reference) -----------
 
-def root_task(url: str, spec: TreeSpec, root: str, partitions: int) -> list[tuple[int, int]]:
+def root_task(url: str, tree: TreeKey, partitions: int) -> list[tuple[int, int]]:
     """Write level 0 as ``partitions`` files; (rows, states) per file."""
     from ..engine.bfs import first_level
     from ..engine.partition import split
 
-    eng = worker_engine(spec)
-    level = first_level(eng, root)
+    eng = worker_engine(tree)
+    level = first_level(eng, tree.root)
     folder = LevelFolder(url)
     out = []
     for j, (reps, orbits) in enumerate(split(level.reps, level.orbits.reshape(-1, 1), partitions)):
@@ -122,21 +110,21 @@ def root_task(url: str, spec: TreeSpec, root: str, partitions: int) -> list[tupl
     return out
 
 
-def expand_task(url: str, spec: TreeSpec, man: Manifest, depth: int, i: int, partitions: int):
+def expand_task(url: str, tree: TreeKey, man: Manifest, depth: int, i: int, partitions: int):
     """Partition i of level ``depth``, expanded and cut into ``partitions`` pieces."""
     from ..engine.partition import expand_partition
 
     reps, _, _ = LevelFolder(url).read_part(man, depth, i, parents=False)
-    return expand_partition(worker_engine(spec), reps, partitions)
+    return expand_partition(worker_engine(tree), reps, partitions)
 
 
-def merge_task(url: str, spec: TreeSpec, man: Manifest, depth: int, j: int, partitions: int, *pieces):
+def merge_task(url: str, tree: TreeKey, man: Manifest, depth: int, j: int, partitions: int, *pieces):
     """Partition j of level ``depth`` from its pieces; writes its file and
     returns (rows, states, bytes written, bytes received)."""
     from ..engine.partition import merge_partition, sorted_share, sources
 
     folder = LevelFolder(url)
-    eng = worker_engine(spec)
+    eng = worker_engine(tree)
     words = man.words
     above = []
     for d in (depth - 1, depth - 2):
@@ -224,7 +212,7 @@ def dask_client(scheduler: str | None, workers: int | None, memory: str | None):
             cluster.close()
 
 
-def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves: int,
+def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
                 max_depth: int | None, partitions: int | None = None,
                 on_level: Callable[[LevelEntry, Manifest], None] | None = None) -> Manifest:
     """Grow the tree in the levels folder ``url`` through ``client``, from
@@ -234,8 +222,7 @@ def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves:
     folder = LevelFolder(url)
     folder.check_writable()
     man = folder.manifest()
-    ident = (spec.puzzle, spec.n, spec.c, root, words)
-    if man is not None and (man.puzzle, man.n, man.c, man.root, man.words) != ident:
+    if man is not None and (man.tree, man.words) != (tree, words):
         raise WsdbError(f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
                         f"{man.root!r}: expected an empty folder or the same tree's")
     workers = client.scheduler_info()["workers"].values()
@@ -245,8 +232,8 @@ def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves:
         p0 = partitions or 1 << max(2 * nworkers - 1, 0).bit_length()
         t0 = time.perf_counter()
         folder.remove_depth(0)
-        parts = client.submit(root_task, url, spec, root, p0, pure=False).result()
-        man = Manifest(spec.puzzle, spec.n, spec.c, root, words, max_depth=max_depth)
+        parts = client.submit(root_task, url, tree, p0, pure=False).result()
+        man = Manifest(tree.puzzle, tree.n, tree.c, tree.root, words, max_depth=max_depth)
         man.levels.append(LevelEntry(0, p0, sum(r for r, _ in parts), sum(s for _, s in parts),
                                      [r for r, _ in parts], round(time.perf_counter() - t0, 3)))
         folder.write_manifest(man)
@@ -262,11 +249,11 @@ def grow_levels(client, url: str, spec: TreeSpec, root: str, words: int, nmoves:
         with step(f"depth {depth}", f"from {here.classes:,} classes in {here.partitions} partitions, "
                                     f"into {p}") as st:
             folder.remove_depth(depth)   # an unfinished level's files, from a killed run
-            expanded = client.map(expand_task, [url] * here.partitions, [spec] * here.partitions,
+            expanded = client.map(expand_task, [url] * here.partitions, [tree] * here.partitions,
                                   [man] * here.partitions, [here.depth] * here.partitions,
                                   range(here.partitions), [p] * here.partitions, pure=False)
             pieces = [[client.submit(operator.getitem, e, j, pure=False) for e in expanded] for j in range(p)]
-            merged = [client.submit(merge_task, url, spec, man, depth, j, p, *pieces[j], pure=False)
+            merged = [client.submit(merge_task, url, tree, man, depth, j, p, *pieces[j], pure=False)
                       for j in range(p)]
             from dask.distributed import wait
 

@@ -14,16 +14,14 @@ as rows, ``force`` replaces them; a build row pointing at these very levels
 """
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from ..engine import puzzle_engine
 from ..engine.bfs import Counts, Level, Progress, Tree
 from ..errors import WsdbError
-from ..puzzle.catalog import stored_puzzle
-from .build import LevelWriter, _add_level, _finish, _new_row, _open, class_columns, level_row
+from ..puzzle.catalog import describe, stored_puzzle
 from .levels import LevelFolder, ParquetTree
-from .status import describe
+from .tree_writer import TreeWriter, class_columns
 
 
 def import_levels(url: str, db=None, force: bool = False, progress: Progress | None = None,
@@ -40,39 +38,35 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
                         "`wsdb build --engine dask --levels DIR`")
     tree_src = ParquetTree(url)
     tree_src.folder.check_rows(man)   # a missing or replaced file is said before anything is written
-    puzzle = stored_puzzle(man.puzzle, man.n, man.c, man.root)
-    key = (man.n, man.c, man.root, man.puzzle)
-    what, _ = describe(*key)
-    store, row = _open(db, puzzle, man.root)
-    # an unfinished tree (an interrupted import or build; _open refuses a running one) is started over
+    key = man.tree
+    puzzle = stored_puzzle(key)
+    what, _ = describe(key)
+    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
+    row = writer.stored
+    # an unfinished tree (an interrupted import or build; claim refuses a running one) is started over
     if row is not None and row["status"] == "done" and row.get("levels") != tree_src.folder.url and not force:
         kept = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise WsdbError(f"{store.label} holds the {what} tree already, as {kept}: add --force to replace it")
+        raise WsdbError(f"{writer.store.label} holds the {what} tree already, as {kept}: add --force to replace it")
     if starting:
         starting(what)
     eng = puzzle_engine(puzzle)
     seconds = round(sum(lv.seconds for lv in man.levels), 3)
-    t0 = time.perf_counter()
-    tree = Tree(man.n, man.c, man.root, man.max_depth, man.complete, 0.0, [], man.puzzle)
-    new = None
-    with LevelWriter(store, key, eng, progress, t0) as writer:
+    writer.start_clock()
+    tree = Tree(key.n, key.c, key.root, man.max_depth, man.complete, 0.0, [], key.puzzle)
+    with writer:
         for entry in man.levels:
             level = Level(entry.depth, *tree_src.level(entry.depth))   # each file's rows checked on the way
             if level.states != entry.states:
                 raise WsdbError(f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
                                 f"says {entry.states:,}; nothing more is imported")
-            if new is None:
-                new = _new_row(puzzle, man.root, man.max_depth, level)
-                store.begin_tree(new, level_row(key, level), class_columns(level, eng))
-                if progress:
-                    progress(level, time.perf_counter() - t0)
+            if writer.row is None:
+                writer.begin(level, man.max_depth, class_columns(level, eng))
             else:
-                writer.put(level, _add_level(new, level, time.perf_counter() - t0))
+                writer.put(level, eng)
             tree.levels.append(Counts(entry.depth, entry.classes, entry.states))
-    _finish(store, key, new, tree, 0.0, t0)   # tree.seconds: the import's time
-    new["seconds"] = seconds   # the build's own time, not the import's
-    store.update_build(key, {"seconds": seconds})
-    return tree, new
+    writer.finish(tree)   # tree.seconds: the import's time
+    writer.update({"seconds": seconds})   # the build's own time, not the import's
+    return tree, writer.row
 
 
 def _not_a_folder(folder: LevelFolder) -> str | None:

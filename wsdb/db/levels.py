@@ -25,9 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import DamagedError, WsdbError
 from ..engine.keys import sortable
 from ..engine.partition import owner
+from ..errors import DamagedError, WsdbError
+from ..puzzle.tree_key import TreeKey
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -63,6 +64,11 @@ class Manifest:
     @property
     def height(self) -> int:
         return len(self.levels) - 1
+
+    @property
+    def tree(self) -> TreeKey:
+        """The tree the folder holds."""
+        return TreeKey(self.puzzle, self.n, self.c, self.root)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -240,7 +246,7 @@ class ParquetTree:
         reps, parents, orbits = self.folder.read_part(self.man, depth, j)
         return sortable(reps), parents, orbits
 
-    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = "wrapslide"):
+    def fetch(self, tree: TreeKey, layout, keys: np.ndarray):
         """(found, depth, parents) of each (S, W) key, as ``Store.fetch``."""
         keys = np.ascontiguousarray(keys, dtype=np.uint64).reshape(len(keys), -1)
         found = np.zeros(len(keys), bool)
@@ -264,14 +270,14 @@ class ParquetTree:
                 parents[rows[hit]] = par[at[hit]]
         return found, depth, parents
 
-    def load_all(self, n: int, c: int, root: str, puzzle: str):
+    def load_all(self, tree: TreeKey):
         """Every class of the tree as ``Store.load`` gives them: (reps,
         depth, parents, orbits) sorted by key. Each file is checked on the
         way: its rows against the manifest, its keys sorted and distinct, each
         in the partition the file stands for, its depth column right."""
         import pyarrow.parquet as pq
 
-        man = self._of(n, c, root, puzzle)
+        man = self._of(tree)
         reps, depth, parents, orbits = [], [], [], []
         for lv in man.levels:
             for j in range(lv.partitions):
@@ -295,22 +301,22 @@ class ParquetTree:
         return (reps[order], np.concatenate(depth)[order], np.concatenate(parents)[order],
                 np.concatenate(orbits)[order])
 
-    def _of(self, n: int, c: int, root: str, puzzle: str) -> Manifest:
+    def _of(self, tree: TreeKey) -> Manifest:
         """The manifest, if it is of this tree; damage otherwise."""
         man = self.man
-        if (man.puzzle, man.n, man.c, man.root) != (puzzle, n, c, root):
+        if man.tree != tree:
             raise DamagedError(f"{self.label}: the manifest is of {man.puzzle} {man.n}x{man.n} c={man.c} root "
                                f"{man.root!r}, not of this build")
         return man
 
-    def keys_and_depths(self, n: int, c: int, root: str, puzzle: str) -> tuple[np.ndarray, np.ndarray]:
+    def keys_and_depths(self, tree: TreeKey) -> tuple[np.ndarray, np.ndarray]:
         """As ``Store.keys_and_depths``: every class's key, sorted, and its
         depth (int8), reading only the key columns of each file (each
         checked against the manifest's row count): the solver's endgame
         of a deep tree (90 M classes of 6x6 three colours at depth 9) in
         about a third of the memory of :meth:`load_all`."""
         reps, depth = [], []
-        for lv in self._of(n, c, root, puzzle).levels:
+        for lv in self._of(tree).levels:
             for j in range(lv.partitions):
                 r = self.folder.read_part(self.man, lv.depth, j, parents=False)[0]
                 reps.append(r)
@@ -322,10 +328,10 @@ class ParquetTree:
         order = np.argsort(sortable(keys), kind="stable")
         return keys[order], np.concatenate(depth)[order]
 
-    def load(self, n: int, c: int, root: str, puzzle: str, depth: int | None = None):
+    def load(self, tree: TreeKey, depth: int | None = None):
         """As ``Store.load``: every class, or one depth's, sorted by key."""
         if depth is None:
-            return self.load_all(n, c, root, puzzle)
+            return self.load_all(tree)
         reps, parents, orbits = self.level(depth)
         return reps, np.full(len(reps), depth, np.int64), parents, orbits
 
@@ -349,28 +355,28 @@ class ParquetTree:
 
     def classes_at_depth(self, depth: int, limit: int | None = None) -> list[dict]:
         """As ``Store.classes_at_depth``: (grid, orbit_size) in key order."""
-        from ..puzzle.catalog import get_puzzle
-        from ..puzzle.text import state_texts
         from ..engine.keys import KeyLayout
+        from ..puzzle.catalog import stored_puzzle
+        from ..puzzle.text import state_texts
 
         man = self.man
         if depth >= len(man.levels):
             return []
         reps, _, orbits = self.level(depth)
         reps, orbits = reps[:limit], orbits[:limit]
-        puzzle = get_puzzle(man.puzzle, man.n, c=man.c, goal=None if man.puzzle == "wrapslide" else man.root)
+        puzzle = stored_puzzle(man.tree)
         cells = KeyLayout.for_colours(puzzle.ncells, puzzle.c).decode(reps)
         return [dict(grid=g, orbit_size=int(o)) for g, o in zip(state_texts(puzzle, cells), orbits.tolist())]
 
-    def iter_classes(self, n: int, c: int, root: str, puzzle: str, chunk: int):
+    def iter_classes(self, tree: TreeKey, chunk: int):
         """As ``Store.iter_classes``: (rep, depth, parent, orbit_size) in key
         order with keys as SQL values, a chunk at a time."""
         from ..engine.keys import KeyLayout
-        from ..puzzle.catalog import get_puzzle
+        from ..puzzle.catalog import stored_puzzle
 
-        p = get_puzzle(puzzle, n, c=c, goal=None if puzzle == "wrapslide" else root)
+        p = stored_puzzle(tree)
         layout = KeyLayout.for_colours(p.ncells, p.c)
-        reps, depth, parents, orbits = self.load_all(n, c, root, puzzle)
+        reps, depth, parents, orbits = self.load_all(tree)
         for i in range(0, len(reps), chunk):
             d = depth[i:i + chunk]
             par = layout.to_sql_array(parents[i:i + chunk]).astype(object)

@@ -15,9 +15,10 @@ import numpy as np
 from ..engine import engine_for, puzzle_engine_for
 from ..errors import DamagedError, WsdbError
 from ..puzzle import Puzzle, check_grid, parse_grouped
+from ..puzzle.catalog import describe
 from ..puzzle.text import state_texts
+from ..puzzle.tree_key import TreeKey
 from .reader import open_reader
-from .status import describe
 
 
 @dataclass
@@ -92,13 +93,13 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     neighbour inside it. Anything else is damage: :class:`DamagedError`
     naming the build and the first bad row, never a wrong answer."""
     n, c, name = puzzle.n, puzzle.c, puzzle.name
-    tree = dict(root=tree_root(puzzle), puzzle=name)
-    build = store.require_build(n, c, **tree)
+    tree = TreeKey.of(puzzle)
+    build = store.require_build(tree)
     eng = engine_for(n, c, len(cells)) if name == "wrapslide" else puzzle_engine_for(puzzle, len(cells))
     layout = eng.layout
 
     def damaged(detail: str) -> DamagedError:
-        what, command = describe(n, c, tree["root"], name)
+        what, command = describe(tree)
         check = command.replace("wsdb build", "wsdb verify", 1)
         return DamagedError(f"{store.label}: the {what} build is damaged: {detail}; run `{check}`")
 
@@ -113,7 +114,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
 
     def fetch(keys):
         try:
-            return source.fetch(n, c, layout, keys, **tree)
+            return source.fetch(tree, layout, keys)
         except DamagedError as e:
             raise damaged(str(e)) from None
 
@@ -208,12 +209,6 @@ def _beyond_is_beyond(puzzle, eng, cells: np.ndarray, reps: np.ndarray, height: 
                       f"depth {int(d[int(np.argmax(near))])} of a tree that reaches depth {height}")
 
 
-def tree_root(puzzle: Puzzle) -> str:
-    """The ``root`` a puzzle's stored tree is filed under: 'all' (every
-    solved state) for a puzzle with kinds of root (Wrapslide), else its goal."""
-    return "all" if puzzle.roots else puzzle.goal
-
-
 def stored_builds(db=None) -> list[dict]:
     """Every build stored in the database (the ``builds`` rows)."""
     return _store(db).build_rows()
@@ -222,6 +217,7 @@ def stored_builds(db=None) -> list[dict]:
 def stored_levels(n: int, c: int, db=None, root: str = "all") -> list[dict]:
     """Classes and states per depth of one stored build."""
     check_grid(n, c)
+    tree = TreeKey.wrapslide(n, c, root)
     store = _store(db)
-    store.require_build(n, c, root)
-    return store.level_rows(n, c, root)
+    store.require_build(tree)
+    return store.level_rows(tree)

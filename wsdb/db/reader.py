@@ -20,6 +20,7 @@ import numpy as np
 
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import DamagedError, WsdbError
+from ..puzzle.tree_key import WRAPSLIDE, TreeKey
 from .location import resolve
 from .migrations import HEAD
 from .status import required
@@ -55,24 +56,24 @@ class Reader:
         """Close the connection."""
         self.conn.close()
 
-    def build_row(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict | None:
-        """The stored build of (n, c, root) of ``puzzle``, or None."""
+    def build_row(self, tree: TreeKey) -> dict | None:
+        """The stored build of ``tree``, or None."""
         try:
             row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND "
-                                    "c=? AND root=?", (puzzle, n, c, root)).fetchone()
+                                    "c=? AND root=?", (tree.puzzle, tree.n, tree.c, tree.root)).fetchone()
         except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e}); run `wsdb verify`") from None
         return None if row is None else dict(zip(_BUILD_COLUMNS, row))
 
-    def require_build(self, n: int, c: int, root: str = "all", puzzle: str = "wrapslide") -> dict:
+    def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(n, c, root, puzzle), self.label, n, c, root, puzzle)
+        return required(self.build_row(tree), self.label, tree)
 
-    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = "wrapslide"):
+    def fetch(self, tree: TreeKey, layout, keys: np.ndarray):
         """Depth and parent of each key: (found, depth, parents (S, W))."""
         try:
-            return fetch_keys(self.conn, n, c, root, layout, keys, puzzle)
+            return fetch_keys(self.conn, tree, layout, keys)
         except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
             raise DamagedError(f"cannot read the class rows ({e})") from None
 
@@ -98,8 +99,7 @@ def open_reader(db=None) -> Reader | None:
     return Reader(conn, where.label)
 
 
-def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys: np.ndarray,
-               puzzle: str = "wrapslide"):
+def fetch_keys(conn: sqlite3.Connection, tree: TreeKey, layout, keys: np.ndarray):
     """Depth and parent of each key from a sqlite3 connection: (found,
     depth, parents (S, W)); keys not stored get found=False, depth -1.
 
@@ -110,18 +110,18 @@ def fetch_keys(conn: sqlite3.Connection, n: int, c: int, root: str, layout, keys
     uniq = unsortable(distinct(sortable(keys)), layout.words)
     values = layout.to_sql(uniq)
     # Wrapslide's number is 0 (migration 0004); another puzzle's is looked up once by the query
-    which = "0" if puzzle == "wrapslide" else "(SELECT id FROM puzzles WHERE name = ?)"
-    tree = (n, c, root) if puzzle == "wrapslide" else (n, c, root, puzzle)
+    which = "0" if tree.puzzle == WRAPSLIDE else "(SELECT id FROM puzzles WHERE name = ?)"
+    args = (tree.n, tree.c, tree.root) + (() if tree.puzzle == WRAPSLIDE else (tree.puzzle,))
     where = f"r.n = ? AND r.c = ? AND r.root = ? AND r.puzzle_id = {which}"
     rows: list = []
     if layout.sql_integer:
         rows = conn.execute(f"SELECT r.rep, r.depth, r.parent FROM json_each(?) AS k CROSS JOIN class_rows AS r "
-                            f"ON {where} AND r.rep = k.value", (json.dumps(values), *tree)).fetchall()
+                            f"ON {where} AND r.rep = k.value", (json.dumps(values), *args)).fetchall()
     else:
         for i in range(0, len(values), CHUNK):
             part = values[i:i + CHUNK]
             rows += conn.execute(f"SELECT r.rep, r.depth, r.parent FROM class_rows AS r WHERE {where} AND "
-                                 f"r.rep IN ({','.join('?' * len(part))})", (*tree, *part)).fetchall()
+                                 f"r.rep IN ({','.join('?' * len(part))})", (*args, *part)).fetchall()
     return match_rows(layout, keys, rows)
 
 

@@ -24,8 +24,8 @@ from ..engine import puzzle_engine
 from ..errors import WsdbError
 from ..notices import step
 from ..puzzle import Puzzle
-from .lookup import tree_root
-from .status import describe
+from ..puzzle.catalog import describe
+from ..puzzle.tree_key import TreeKey
 from .store import Store
 
 
@@ -37,8 +37,8 @@ class TreeSampler:
 
     def __init__(self, puzzle: Puzzle, db=None, store: Store | None = None, depth: int | None = None):
         store = store if store is not None else Store.open(db)
-        root = tree_root(puzzle)
-        build = store.require_build(puzzle.n, puzzle.c, root, puzzle.name)
+        tree = TreeKey.of(puzzle)
+        build = store.require_build(tree)
         if depth is None and not build["complete"]:
             raise WsdbError(f"the {puzzle.label} tree stops at depth {build['height']}: random states are "
                             "drawn from a complete tree (build it without --max-depth)")
@@ -46,20 +46,19 @@ class TreeSampler:
             if build["complete"]:
                 deepest = "its God number" if puzzle.roots else "its deepest level"
             else:
-                deepest = f"where it stops (`{describe(puzzle.n, puzzle.c, root, puzzle.name)[1]} " \
+                deepest = f"where it stops (`{describe(tree)[1]} " \
                           f"--max-depth {depth}` grows it)"
             raise WsdbError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
                             f"{build['height']}, {deepest}")
         eng = puzzle_engine(puzzle)
         classes = build["classes"] if depth is None else next(
-            (r["classes"] for r in store.level_rows(puzzle.n, puzzle.c, root, puzzle.name) if r["depth"] == depth), 0)
+            (r["classes"] for r in store.level_rows(tree) if r["depth"] == depth), 0)
         with step(f"reading the {puzzle.label} tree" + ("" if depth is None else f"'s level {depth}"),
                   f"{classes:,} classes"):
             if depth is None:
-                reps, _, _, orbits = store.load(puzzle.n, puzzle.c, eng.layout, root, puzzle=puzzle.name)
+                reps, _, _, orbits = store.load(tree, eng.layout)
             else:
-                reps, orbits = store.keys_and_orbits(puzzle.n, puzzle.c, eng.layout, depth, root,
-                                                     puzzle=puzzle.name)
+                reps, orbits = store.keys_and_orbits(tree, eng.layout, depth)
         self.puzzle, self.decode = puzzle, eng.decode
         self.reps = reps                  # decoded only when drawn: a level may hold millions
         self.ends = np.cumsum(orbits)     # class k holds states ends[k-1] .. ends[k]-1
@@ -85,3 +84,4 @@ class TreeSampler:
         picks = np.searchsorted(self.ends, state, side="right")
         moved = np.take_along_axis(self.decode(self.reps[picks]), maps[geo], axis=1)
         return np.take_along_axis(self.relabel[perm], moved.astype(np.intp), axis=1)
+

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 
+from ..puzzle.catalog import describe, stored_puzzle
+from ..puzzle.tree_key import TreeKey
+
 
 def _host() -> str:
     # socket costs 4 ms of start-up; only the build-status paths need it.
@@ -34,30 +37,19 @@ def builder_alive(builder: str | None) -> bool:
     return True
 
 
-def describe(n: int, c: int, root: str, puzzle: str = "wrapslide") -> tuple[str, str]:
-    """(what, command): how a message names the tree, and the `wsdb build`
-    command that makes or resumes it."""
-    if puzzle == "wrapslide":
-        flag = "" if root == "all" else f" --root {root}"
-        return f"{n}x{n} {c}-colour", f"wsdb build --n {n} --c {c}{flag}"
-    if puzzle == "sliding":   # n rows of c / n cells, the goal fixed
-        return f"sliding {n}x{c // n} {root}", f"wsdb build --puzzle sliding --n {n} --m {c // n}"
-    return f"{puzzle} {n}x{n} {root}", f"wsdb build --puzzle {puzzle} --n {n} --goal {root}"
-
-
 def unfinished(row: dict) -> str:
     """One line saying that a build is not finished, and what to do."""
-    what, command = describe(row["n"], row["c"], row["root"], row.get("puzzle", "wrapslide"))
+    what, command = describe(TreeKey.from_row(row))
     if row["builder"] and builder_alive(row["builder"]) and row["builder"] != this_builder():
         return (f"the {what} build is still running (levels 0-{row['height']} done, by "
                 f"{row['builder']}): try again when it has finished")
     return f"the {what} build was interrupted at depth {row['height']}: run `{command}` to resume it"
 
 
-def no_build(label: str, n: int, c: int, root: str, puzzle: str = "wrapslide") -> str:
-    """One line saying that a database holds no (n, c, root) build of ``puzzle``."""
-    what, command = describe(n, c, root, puzzle)
-    hint = "" if puzzle == "sliding" else " (add --max-depth D for big grids)"
+def no_build(label: str, tree: TreeKey) -> str:
+    """One line saying that a database holds no build of ``tree``."""
+    what, command = describe(tree)
+    hint = "" if stored_puzzle(tree).ranked_only else " (add --max-depth D for big grids)"   # built whole
     return f"{label} has no {what} database: run `{command}` first{hint}"
 
 
@@ -71,10 +63,10 @@ def finished(row: dict | None, label: str) -> dict | None:
     return row
 
 
-def required(row: dict | None, label: str, n: int, c: int, root: str, puzzle: str = "wrapslide") -> dict:
+def required(row: dict | None, label: str, tree: TreeKey) -> dict:
     """The build row if it exists and is finished; else a one-line error."""
     from ..errors import WsdbError
 
     if finished(row, label) is None:
-        raise WsdbError(no_build(label, n, c, root, puzzle))
+        raise WsdbError(no_build(label, tree))
     return row

@@ -18,14 +18,28 @@ import sqlalchemy as sa
 from sqlalchemy import exc
 
 from ..errors import DamagedError, WsdbError
+from ..puzzle.tree_key import TreeKey
 from . import tree_tables
-from .location import Location, resolve
 from .connection import Writing, check_writable, engine, for_writes, revisions
+from .location import Location, resolve
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import (WRAPSLIDE, bounds, builds, check_slices, check_solutions, class_rows, classes, levels,
-                     proof_shares, puzzles, solve_runs, solves)
+from .schema import (
+    WRAPSLIDE,
+    bounds,
+    builds,
+    check_slices,
+    check_solutions,
+    class_rows,
+    classes,
+    levels,
+    proof_shares,
+    puzzles,
+    solve_runs,
+    solves,
+)
 from .status import builder_alive, finished, required
+
 
 class Store:
     """An open wsdb database: read-only unless opened to write."""
@@ -171,81 +185,81 @@ class Store:
                                                            builds.c.c, builds.c.root))
             return [dict(r._mapping) for r in rows]
 
-    def build_row(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict | None:
-        """The stored build of (n, c, root) of ``puzzle``, or None."""
+    def build_row(self, tree: TreeKey) -> dict | None:
+        """The stored build of ``tree``, or None."""
         try:
             with self.sql.connect() as conn:
-                row = conn.execute(sa.select(builds).where(*_tree_is(builds, n, c, root, puzzle))).first()
+                row = conn.execute(sa.select(builds).where(*_tree_is(builds, tree))).first()
         except exc.DatabaseError as e:   # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e.orig}); run `wsdb verify`") from None
         return dict(row._mapping) if row else None
 
-    def require_build(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict:
+    def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(n, c, root, puzzle), self.label, n, c, root, puzzle)
+        return required(self.build_row(tree), self.label, tree)
 
-    def finished_build(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> dict | None:
+    def finished_build(self, tree: TreeKey) -> dict | None:
         """The stored build if finished, None if there is none; an error
         (saying so, and how to resume) if it is not finished."""
-        return finished(self.build_row(n, c, root, puzzle), self.label)
+        return finished(self.build_row(tree), self.label)
 
-    def level_rows(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> list[dict]:
+    def level_rows(self, tree: TreeKey) -> list[dict]:
         """Per-depth class and state counts as stored."""
         with self.sql.connect() as conn:
             rows = conn.execute(sa.select(levels.c.depth, levels.c.classes, levels.c.states)
-                                .where(*_tree_is(levels, n, c, root, puzzle)).order_by(levels.c.depth))
+                                .where(*_tree_is(levels, tree)).order_by(levels.c.depth))
             return [dict(r._mapping) for r in rows]
 
     def begin_tree(self, build: dict, level_row: dict, columns: Iterable[tuple]) -> None:
-        """Start the (n, c, root) tree afresh in one transaction: whatever
+        """Start the build row's tree afresh in one transaction: whatever
         was stored goes, the build row (status 'building') and level 0 come.
         ``columns`` as for :meth:`add_level`."""
-        key = (build["n"], build["c"], build["root"], build.get("puzzle", WRAPSLIDE))
+        tree = TreeKey.from_row(build)
         with self._write() as conn:
-            pid = _puzzle_id(conn, key[3], register=True)
+            pid = _puzzle_id(conn, tree.puzzle, register=True)
             if conn.dialect.name == "postgresql":   # the tree's own table, new and without a key
-                tree_tables.create_tree_table(conn, *key[:3], pid)
+                tree_tables.create_tree_table(conn, tree, pid)
             else:
-                conn.execute(class_rows.delete().where(*_tree_is(class_rows, *key)))
+                conn.execute(class_rows.delete().where(*_tree_is(class_rows, tree)))
             for table in (levels, builds):
-                conn.execute(table.delete().where(*_tree_is(table, *key)))
-            _insert_classes(conn, key, level_row["depth"], columns)
+                conn.execute(table.delete().where(*_tree_is(table, tree)))
+            _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
             conn.execute(builds.insert(), [build])
 
-    def add_level(self, key: tuple, level_row: dict, columns: Iterable[tuple], build: dict) -> None:
+    def add_level(self, tree: TreeKey, level_row: dict, columns: Iterable[tuple], build: dict) -> None:
         """Add one finished level in one transaction: its class rows, its
         levels row, and the build row's new totals. A crash leaves the level
         wholly in or out. ``columns`` yields chunks of (rep, parent,
         orbit_size) arrays of SQL values (parent None at depth 0)."""
         with self._write() as conn:
-            _insert_classes(conn, key, level_row["depth"], columns)
+            _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
-            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**build))
+            conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**build))
 
-    def update_build(self, key: tuple, values: dict) -> None:
-        """Change the build row of ``key``, (n, c, root, puzzle)."""
-        self._update_build(key, values)
+    def update_build(self, tree: TreeKey, values: dict) -> None:
+        """Change the build row of ``tree``."""
+        self._update_build(tree, values)
 
-    def grow_tree(self, key: tuple, values: dict) -> None:
+    def grow_tree(self, tree: TreeKey, values: dict) -> None:
         """Mark a stored tree as growing again (resumed, or taken deeper):
         change its build row; on PostgreSQL its tree table's key goes until
         :meth:`finish_tree` (:mod:`.tree_tables`)."""
-        self._update_build(key, values, tree_tables.drop_key)
+        self._update_build(tree, values, tree_tables.drop_key)
 
-    def finish_tree(self, key: tuple, values: dict) -> None:
+    def finish_tree(self, tree: TreeKey, values: dict) -> None:
         """Change the build row of a tree whose last level is stored, in
         one transaction with, on PostgreSQL, its tree table's key."""
-        self._update_build(key, values, tree_tables.add_key)
+        self._update_build(tree, values, tree_tables.add_key)
 
-    def _update_build(self, key: tuple, values: dict, tree_table=None) -> None:
+    def _update_build(self, tree: TreeKey, values: dict, tree_table=None) -> None:
         """The build row's change, in one transaction with ``tree_table``
-        (conn, n, c, root, puzzle number) on PostgreSQL."""
+        (conn, tree, puzzle number) on PostgreSQL."""
         with self._write() as conn:
             if tree_table is not None and conn.dialect.name == "postgresql":
-                tree_table(conn, *key[:3], _puzzle_id(conn, key[3]))
-            conn.execute(builds.update().where(*_tree_is(builds, *key)).values(**values))
+                tree_table(conn, tree, _puzzle_id(conn, tree.puzzle))
+            conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**values))
 
     def checkpoint(self) -> None:
         """Move everything from the write-ahead log into the database file
@@ -449,75 +463,73 @@ class Store:
             rows = conn.execute(sa.select(levels).order_by(levels.c.n, levels.c.c, levels.c.root, levels.c.depth))
             return [dict(r._mapping) for r in rows]
 
-    def tree_bytes(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> int | None:
+    def tree_bytes(self, tree: TreeKey) -> int | None:
         """On PostgreSQL, the bytes of a tree's own table of class rows with
         its key and TOAST (:mod:`.tree_tables`); None on other databases, or
         where the tree has no table."""
         if self.sql.dialect.name != "postgresql":
             return None
         with self.sql.connect() as conn:
-            pid = _puzzle_id(conn, puzzle)
+            pid = _puzzle_id(conn, tree.puzzle)
             if pid is None:
                 return None
-            name = tree_tables.tree_table(n, c, root, pid)
+            name = tree_tables.tree_table(tree, pid)
             return conn.execute(sa.text("SELECT pg_total_relation_size(to_regclass(:name))"),
                                 {"name": name}).scalar()
 
     # ---- classes -----------------------------------------------------------
 
-    def parquet(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE):
+    def parquet(self, tree: TreeKey):
         """The :class:`~wsdb.db.levels.ParquetTree` holding this tree's
         classes when its build keeps them as Parquet levels (``wsdb build
         --engine dask``), else None: every query of classes below reads it
         instead of ``class_rows``."""
-        row = self.build_row(n, c, root, puzzle)
+        row = self.build_row(tree)
         if row is None or not row.get("levels"):
             return None
         from .levels import ParquetTree
 
         return ParquetTree(row["levels"], self.label)
 
-    def classes_at_depth(self, n: int, c: int, depth: int, root: str = "all",
-                         limit: int | None = None, puzzle: str = WRAPSLIDE) -> list[dict]:
+    def classes_at_depth(self, tree: TreeKey, depth: int, limit: int | None = None) -> list[dict]:
         """Representatives (grid, orbit_size) at one depth, in key order."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
             return pq.classes_at_depth(depth, limit)
         stmt = (sa.select(classes.c.grid, classes.c.orbit_size)
-                .where(*_tree_is(classes, n, c, root, puzzle), classes.c.depth == depth)
+                .where(*_tree_is(classes, tree), classes.c.depth == depth)
                 .order_by(classes.c.rep).limit(limit))
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
-    def orbit_profile(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> list[dict]:
+    def orbit_profile(self, tree: TreeKey) -> list[dict]:
         """How many classes (and states) have each orbit size."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
             return pq.orbit_profile()
         stmt = (sa.select(class_rows.c.orbit_size, sa.func.count().label("classes"),
                           sa.func.sum(class_rows.c.orbit_size).label("states"))
-                .where(*_tree_is(class_rows, n, c, root, puzzle))
+                .where(*_tree_is(class_rows, tree))
                 .group_by(class_rows.c.orbit_size).order_by(class_rows.c.orbit_size))
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
-    def iter_classes(self, n: int, c: int, root: str = "all", chunk: int = 100_000,
-                     puzzle: str = WRAPSLIDE) -> Iterator[list[tuple]]:
+    def iter_classes(self, tree: TreeKey, chunk: int = 100_000) -> Iterator[list[tuple]]:
         """Every stored class as (rep, depth, parent, orbit_size), in key
         order, a chunk of rows at a time (memory stays bounded; a Parquet
         tree is read whole first)."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
-            yield from pq.iter_classes(n, c, root, puzzle, chunk)
+            yield from pq.iter_classes(tree, chunk)
             return
         stmt = (sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
-                .where(*_tree_is(class_rows, n, c, root, puzzle)).order_by(class_rows.c.rep))
+                .where(*_tree_is(class_rows, tree)).order_by(class_rows.c.rep))
         with self.sql.connect() as conn:
             result = conn.execution_options(yield_per=chunk).execute(stmt)
             for part in result.partitions():
                 yield [tuple(r) for r in part]
 
-    def fetch(self, n: int, c: int, layout, keys: np.ndarray, root: str = "all", puzzle: str = WRAPSLIDE):
+    def fetch(self, tree: TreeKey, layout, keys: np.ndarray):
         """Depth and parent of each key: (found, depth, parents (S, W)).
 
         Keys that are not stored get found=False, depth -1. (A build kept as
@@ -527,12 +539,12 @@ class Store:
         try:
             with self.sql.connect() as conn:
                 if self.sql.dialect.name == "sqlite":
-                    return fetch_keys(conn.connection.driver_connection, n, c, root, layout, keys, puzzle)
+                    return fetch_keys(conn.connection.driver_connection, tree, layout, keys)
                 values = list(dict.fromkeys(layout.to_sql(keys)))
                 rows = []
                 for i in range(0, len(values), CHUNK):
                     stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
-                        *_tree_is(class_rows, n, c, root, puzzle), class_rows.c.rep.in_(values[i:i + CHUNK]))
+                        *_tree_is(class_rows, tree), class_rows.c.rep.in_(values[i:i + CHUNK]))
                     rows += [tuple(r) for r in conn.execute(stmt)]
         except (exc.DatabaseError, sqlite3.DatabaseError) as e:   # a table dropped or broken
             raise DamagedError(f"cannot read the class rows ({getattr(e, 'orig', e)})") from None
@@ -548,7 +560,7 @@ class Store:
         return [f"{kind} {name}" for kind, name in want + [("view", "classes")]
                 if name not in (tables if kind == "table" else views)]
 
-    def mistyped(self, n: int, c: int, root: str = "all", puzzle: str = WRAPSLIDE) -> str | None:
+    def mistyped(self, tree: TreeKey) -> str | None:
         """The first stored value of a tree whose type is not its column's
         (SQLite stores what it is given: a depth 'x', a parent of text, a
         complete of 'yes'), as one line; None when all are right. On
@@ -566,7 +578,7 @@ class Store:
             ("class_rows", f"select rep, {{col}}, typeof({{col}}) from class_rows where {key} and puzzle_id = {pid}",
              {"rep": "integer blob", "depth": "integer", "parent": "integer blob null", "orbit_size": "integer"}),
         ]
-        args = dict(n=n, c=c, root=root, puzzle=puzzle)
+        args = tree.row
         with self.sql.connect() as conn:
             for table, query, cols in probes:
                 for col, allowed in cols.items():
@@ -578,15 +590,14 @@ class Store:
                         return f"{table}.{col} holds {value!r} ({row[2]}) at {row[0]}: expected {' or '.join(allowed.split())}"
         return None
 
-    def load(self, n: int, c: int, layout, root: str = "all", depth: int | None = None,
-             puzzle: str = WRAPSLIDE):
+    def load(self, tree: TreeKey, layout, depth: int | None = None):
         """All stored classes (optionally of one depth), sorted by key:
         (reps (S, W), depths, parents (S, W), orbit sizes)."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
-            return pq.load(n, c, root, puzzle, depth)
+            return pq.load(tree, depth)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size) \
-            .where(*_tree_is(class_rows, n, c, root, puzzle))
+            .where(*_tree_is(class_rows, tree))
         if depth is not None:
             stmt = stmt.where(class_rows.c.depth == depth)
         with self.sql.connect() as conn:
@@ -605,28 +616,27 @@ class Store:
         order = np.lexsort(reps.T[::-1])
         return reps[order], dep[order], parents[order], np.asarray(orb, np.int64)[order]
 
-    def keys_and_orbits(self, n: int, c: int, layout, depth: int, root: str = "all",
-                        chunk: int = 500_000, puzzle: str = WRAPSLIDE) -> tuple[np.ndarray, np.ndarray]:
+    def keys_and_orbits(self, tree: TreeKey, layout, depth: int,
+                        chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
         """The classes at ``depth`` as (reps (S, W) sorted by key, orbit
         sizes), read in chunks and without parents: what drawing random
         states of one level needs (8.5 M classes of 6x6 three colours)."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
-            reps, _, _, orbits = pq.load(n, c, root, puzzle, depth)
+            reps, _, _, orbits = pq.load(tree, depth)
             return reps, orbits
         stmt = (sa.select(class_rows.c.rep, class_rows.c.orbit_size)
-                .where(*_tree_is(class_rows, n, c, root, puzzle), class_rows.c.depth == depth))
+                .where(*_tree_is(class_rows, tree), class_rows.c.depth == depth))
         return self._keys_with(stmt, layout, chunk, np.int64)   # in key order on any backend: a seed repeats
 
-    def keys_and_depths(self, n: int, c: int, layout, root: str = "all",
-                        chunk: int = 500_000, puzzle: str = WRAPSLIDE) -> tuple[np.ndarray, np.ndarray]:
+    def keys_and_depths(self, tree: TreeKey, layout, chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
         """Every stored class as (reps (S, W) sorted by key, depths int8),
         read in chunks so memory stays near the size of the result (the
         solver's endgame tables; 9.7 M classes of 6x6 three colours)."""
-        pq = self.parquet(n, c, root, puzzle)
+        pq = self.parquet(tree)
         if pq is not None:
-            return pq.keys_and_depths(n, c, root, puzzle)
-        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, n, c, root, puzzle))
+            return pq.keys_and_depths(tree)
+        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, tree))
         return self._keys_with(stmt, layout, chunk, np.int8)
 
     def _keys_with(self, stmt, layout, chunk: int, dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -681,13 +691,14 @@ def _sqlite_file(path) -> bool:
     return ok
 
 
-def _tree_is(table, n, c, root, puzzle=WRAPSLIDE):
+def _tree_is(table, tree: TreeKey):
+    """The conditions that pick ``tree``'s rows of ``table``."""
     if "puzzle_id" in table.c:   # class_rows: the puzzle by its number
-        which = table.c.puzzle_id == (0 if puzzle == WRAPSLIDE else
-                                      sa.select(puzzles.c.id).where(puzzles.c.name == puzzle).scalar_subquery())
+        which = table.c.puzzle_id == (0 if tree.puzzle == WRAPSLIDE else sa.select(puzzles.c.id).where(
+            puzzles.c.name == tree.puzzle).scalar_subquery())
     else:
-        which = table.c.puzzle == puzzle
-    return which, table.c.n == n, table.c.c == c, table.c.root == root
+        which = table.c.puzzle == tree.puzzle
+    return which, table.c.n == tree.n, table.c.c == tree.c, table.c.root == tree.root
 
 
 def _puzzle_id(conn, puzzle: str, register: bool = False) -> int | None:
@@ -702,17 +713,17 @@ def _puzzle_id(conn, puzzle: str, register: bool = False) -> int | None:
     return pid
 
 
-def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per: int = 256) -> None:
+def _insert_classes(conn, tree: TreeKey, depth: int, columns: Iterable[tuple], per: int = 256) -> None:
     """Insert one level's class rows: through COPY on PostgreSQL
     (:func:`_copy_classes`), else ``per`` rows to a statement. A
     multi-row VALUES with n, c, root, the puzzle's number and depth written
     in as literals binds 3 values a row instead of 8 and steps the statement
     once per ``per`` rows: twice as fast as one row per step (4.3 -> 2.0 us
     a row on SQLite), and the B-tree insert is then most of what is left."""
-    n, c, root, puzzle = key
-    pid = int(_puzzle_id(conn, puzzle))
+    n, c, root = tree.n, tree.c, tree.root
+    pid = int(_puzzle_id(conn, tree.puzzle))
     if conn.dialect.name == "postgresql":
-        _copy_classes(conn, (n, c, root, pid), depth, columns)
+        _copy_classes(conn, tree, pid, depth, columns)
         return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     head = "INSERT INTO class_rows (n, c, root, puzzle_id, rep, depth, parent, orbit_size) VALUES "
@@ -735,20 +746,20 @@ def _insert_classes(conn, key: tuple, depth: int, columns: Iterable[tuple], per:
         cursor.close()
 
 
-def _copy_classes(conn, tree: tuple, depth: int, columns: Iterable[tuple]) -> None:
+def _copy_classes(conn, tree: TreeKey, pid: int, depth: int, columns: Iterable[tuple]) -> None:
     """Stream one level's class rows into the tree's table on
     PostgreSQL (:mod:`.tree_tables`) with COPY, in PostgreSQL's text format:
     one stream a chunk instead of one statement per 256 rows, and nothing
-    for the server to parse or route. ``tree`` is (n, c, root, puzzle
-    number); wide keys (big-endian bytes) are written as the numbers
-    NUMERIC(39) holds."""
-    n, c, root, pid = tree
+    for the server to parse or route. ``pid`` is the tree's puzzle number;
+    wide keys (big-endian bytes) are written as the numbers NUMERIC(39)
+    holds."""
+    n, c, root = tree.n, tree.c, tree.root
     text_root = root.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
     text_root = text_root.replace("{", "{{").replace("}", "}}")   # the rows go through str.format
     row = (f"{int(n)}\t{int(c)}\t{text_root}\t{pid}\t" + "{}\t" + f"{int(depth)}" + "\t{}\t{}\n").format
     cursor = conn.connection.cursor()
     try:
-        with cursor.copy(f"COPY {tree_tables.tree_table(n, c, root, pid)} "
+        with cursor.copy(f"COPY {tree_tables.tree_table(tree, pid)} "
                          "(n, c, root, puzzle_id, rep, depth, parent, orbit_size) FROM STDIN") as copy:
             for reps, parents, orbits in columns:   # depth 0 has no parents: NULL, \N in COPY's text
                 parents = repeat("\\N", len(reps)) if parents is None else _numbers(parents)

@@ -19,32 +19,36 @@ from __future__ import annotations
 
 import hashlib
 
+from ..puzzle.tree_key import TreeKey
 
-def tree_table(n: int, c: int, root: str, puzzle_id: int) -> str:
+
+def tree_table(tree: TreeKey, puzzle_id: int) -> str:
     """The tree table's name: readable where it can be, and short (a
     goal of another puzzle can be long; PostgreSQL cuts names at 63 bytes)."""
-    digest = hashlib.sha1(f"{n}|{c}|{root}|{puzzle_id}".encode()).hexdigest()[:10]
-    return f"class_rows_{int(n)}_{int(c)}_{int(puzzle_id)}_{digest}"
+    n, c = int(tree.n), int(tree.c)
+    digest = hashlib.sha1(f"{n}|{c}|{tree.root}|{puzzle_id}".encode()).hexdigest()[:10]
+    return f"class_rows_{n}_{c}_{int(puzzle_id)}_{digest}"
 
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def create_tree_table(conn, n: int, c: int, root: str, puzzle_id: int) -> None:
+def create_tree_table(conn, tree: TreeKey, puzzle_id: int) -> None:
     """A new, empty tree table, without a key (the old one, if any, is
     dropped: it is the tree being started afresh)."""
-    name = tree_table(n, c, root, puzzle_id)
-    bounds = f"({int(n)}, {int(c)}, {_literal(root)}, {int(puzzle_id)})"
-    upper = f"({int(n)}, {int(c)}, {_literal(root)}, {int(puzzle_id) + 1})"
+    name = tree_table(tree, puzzle_id)
+    n, c, root = int(tree.n), int(tree.c), _literal(tree.root)
+    bounds = f"({n}, {c}, {root}, {int(puzzle_id)})"
+    upper = f"({n}, {c}, {root}, {int(puzzle_id) + 1})"
     conn.exec_driver_sql(f"DROP TABLE IF EXISTS {name}")
     conn.exec_driver_sql(f"CREATE TABLE {name} PARTITION OF class_rows FOR VALUES FROM {bounds} TO {upper}")
 
 
-def add_key(conn, n: int, c: int, root: str, puzzle_id: int) -> None:
+def add_key(conn, tree: TreeKey, puzzle_id: int) -> None:
     """The tree table's primary key on ``rep``, made by one sort, if it has
     none: a stored tree holds each class once, and a lookup finds it."""
-    name = tree_table(n, c, root, puzzle_id)
+    name = tree_table(tree, puzzle_id)
     conn.exec_driver_sql(f"""DO $$ BEGIN
         IF to_regclass('{name}') IS NOT NULL AND NOT EXISTS (
             SELECT 1 FROM pg_constraint WHERE conrelid = '{name}'::regclass AND contype = 'p') THEN
@@ -52,7 +56,7 @@ def add_key(conn, n: int, c: int, root: str, puzzle_id: int) -> None:
         END IF; END $$""")
 
 
-def drop_key(conn, n: int, c: int, root: str, puzzle_id: int) -> None:
+def drop_key(conn, tree: TreeKey, puzzle_id: int) -> None:
     """Drop the tree table's key while the tree grows (made again by :func:`add_key`)."""
-    name = tree_table(n, c, root, puzzle_id)
+    name = tree_table(tree, puzzle_id)
     conn.exec_driver_sql(f"ALTER TABLE IF EXISTS {name} DROP CONSTRAINT IF EXISTS {name}_pkey")

@@ -32,7 +32,7 @@ from ..errors import DamagedError
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
-from .lookup import tree_root
+from ..puzzle.tree_key import TreeKey
 from .store import Store
 
 
@@ -57,7 +57,7 @@ class Stored:
 
     store: Store
     build: dict
-    root: str
+    tree: TreeKey
     eng: Engine
     reps: np.ndarray
     depth: np.ndarray
@@ -81,7 +81,7 @@ def representatives_and_roots(t: Stored) -> str | None:
     bad = np.flatnonzero((canon != t.reps).any(axis=1))
     if bad.size:
         return f"{t.name(bad[0])} is not the smallest member of its class"
-    root_keys = sortable(roots(t.eng, t.root))
+    root_keys = sortable(roots(t.eng, t.tree.root))
     level0 = t.key[t.depth == 0]
     if level0.size != root_keys.size or not (np.sort(level0) == root_keys).all():
         return f"level 0 holds {level0.size} classes; expected the {root_keys.size} root classes"
@@ -149,9 +149,7 @@ def build_row_right(t: Stored) -> str | None:
 
 
 def counts_match(t: Stored) -> str | None:
-    n, c = t.build["n"], t.build["c"]
-    stored = {r["depth"]: (r["classes"], r["states"])
-              for r in t.store.level_rows(n, c, t.root, t.build.get("puzzle", "wrapslide"))}
+    stored = {r["depth"]: (r["classes"], r["states"]) for r in t.store.level_rows(t.tree)}
     extra = sorted(set(stored) - set(range(t.height + 1)))
     if extra:
         return f"a levels row for depth {extra[0]}, where the tree has no classes"
@@ -197,35 +195,35 @@ def level_by_level(t: Stored) -> str | None:
 
 def verify(n: int, c: int, db=None, root: str = "all") -> Report:
     """Check the stored (n, c) build; see the module docstring."""
-    return _verify(Store.open(db), get_engine(n, c), root)
+    return _verify(Store.open(db), get_engine(n, c), TreeKey.wrapslide(n, c, root))
 
 
 def verify_puzzle(puzzle: Puzzle | SlidingPuzzle, db=None) -> Report:
     """Check another puzzle's stored tree (docs/puzzles.md) the same way.
     A complete one holds every state its goal reaches: the level checks
     prove it closed under the moves (its count is not known in advance)."""
-    return _verify(Store.open(db), puzzle_engine(puzzle), tree_root(puzzle))
+    return _verify(Store.open(db), puzzle_engine(puzzle), TreeKey.of(puzzle))
 
 
-def _verify(store: Store, eng, root: str) -> Report:
+def _verify(store: Store, eng, tree: TreeKey) -> Report:
     p = eng.puzzle
-    n, c = p.n, p.c
+    n, c, root = tree.n, tree.c, tree.root
     missing = store.missing_objects()
     if missing:   # no query below could be trusted
         return Report(n, c, root, False, 0, 0, False, f"the database has no {missing[0]}: it was dropped", ())
-    mistyped = store.mistyped(n, c, root, p.name)
+    mistyped = store.mistyped(tree)
     if mistyped:   # before anything reads the rows as numbers
         return Report(n, c, root, False, 0, 0, False, mistyped, ())
-    build = store.require_build(n, c, root, p.name)
+    build = store.require_build(tree)
     with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
         try:
             if build.get("levels"):   # a tree kept as Parquet levels: every file checked as it is read
                 from .levels import ParquetTree
 
-                arrays = ParquetTree(build["levels"]).load_all(n, c, root, p.name)
+                arrays = ParquetTree(build["levels"]).load_all(tree)
             else:
-                arrays = store.load(n, c, eng.layout, root, puzzle=p.name)
-            t = Stored(store, build, root, eng, *arrays)
+                arrays = store.load(tree, eng.layout)
+            t = Stored(store, build, tree, eng, *arrays)
         except DamagedError as e:
             return Report(n, c, root, False, 0, 0, False, str(e), ())
     if not len(t.reps):

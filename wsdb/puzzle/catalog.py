@@ -17,6 +17,7 @@ from .rotate2x2 import rotate2x2
 from .rubeish import rubeish
 from .rubiks_slide import rubiks_slide
 from .sliding import SlidingPuzzle
+from .tree_key import TreeKey
 
 #: name -> (constructor (n, goal), allowed board sizes, what it is)
 OTHERS: dict[str, tuple[Callable[[int, str | None], Puzzle], range, str]] = {
@@ -65,15 +66,26 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
     return make(n, goal)
 
 
-def stored_puzzle(name: str, n: int, c: int, root: str) -> Puzzle | SlidingPuzzle:
-    """The puzzle a stored tree is of, from its ``builds`` row's key
-    (puzzle, n, c, root): what a report asks of it (its kinds of root,
-    whether it is a subgame) its definition answers."""
-    if name == "wrapslide":
-        return wrapslide(n, c)
-    if name == "sliding":   # n rows of c / n cells
-        return SlidingPuzzle(n, c // n)
-    return get_puzzle(name, n, goal=root)
+def stored_puzzle(tree: TreeKey) -> Puzzle | SlidingPuzzle:
+    """The puzzle a stored tree is of, from its key: what a report asks of
+    it (its kinds of root, whether it is a subgame) its definition answers."""
+    if tree.puzzle == "wrapslide":
+        return wrapslide(tree.n, tree.c)
+    if tree.puzzle == "sliding":   # n rows of c / n cells
+        return SlidingPuzzle(tree.n, tree.c // tree.n)
+    return get_puzzle(tree.puzzle, tree.n, goal=tree.root)
+
+
+def describe(tree: TreeKey) -> tuple[str, str]:
+    """(what, command): how a message names the tree, and the `wsdb build`
+    command that makes or resumes it."""
+    n, c, root = tree.n, tree.c, tree.root
+    if tree.puzzle == "wrapslide":
+        flag = "" if root == "all" else f" --root {root}"
+        return f"{n}x{n} {c}-colour", f"wsdb build --n {n} --c {c}{flag}"
+    if tree.puzzle == "sliding":   # n rows of c / n cells, the goal fixed
+        return f"sliding {n}x{c // n} {root}", f"wsdb build --puzzle sliding --n {n} --m {c // n}"
+    return f"{tree.puzzle} {n}x{n} {root}", f"wsdb build --puzzle {tree.puzzle} --n {n} --goal {root}"
 
 
 def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -> dict:

@@ -16,6 +16,7 @@ import math
 import numbers
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Iterator
 
 import numpy as np
 
@@ -248,3 +249,27 @@ def random_states(puzzle: Puzzle, count: int, seed: int | np.random.Generator) -
     for i in range(count):
         out[i] = rng.permutation(base)
     return out
+
+
+#: states drawn at once by :func:`drawn`: a million states need no big array
+CHUNK = 100_000
+
+
+def from_tree(puzzle, depth: int | None = None) -> bool:
+    """Whether random states of ``puzzle`` (at ``depth``) must come from its
+    stored tree (a :class:`wsdb.db.sample.TreeSampler`): always, but for a
+    puzzle whose every arrangement is a state drawn at any distance
+    (Wrapslide, thesis (3.1)), which a random permutation of the cells draws."""
+    return not (puzzle.every_arrangement and depth is None)
+
+
+def drawn(puzzle, count: int, seed: int, sampler=None, chunk: int = CHUNK) -> Iterator[np.ndarray]:
+    """``count`` uniformly random states of ``puzzle``, (k, N) label cells a
+    chunk at a time, from one stream seeded by ``seed``, so the states are
+    the same however they are chunked (``wsdb random`` and ``/api/random``
+    alike): random permutations of the cells, or drawn by ``sampler``
+    where :func:`from_tree` says they must be."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, count, chunk):
+        k = min(chunk, count - start)
+        yield sampler.draw(k, rng) if sampler is not None else random_states(puzzle, k, rng)

@@ -46,9 +46,10 @@ import numpy as np
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import format_state, parse_states, wrapslide
+from ..puzzle.tree_key import TreeKey
+from .effort import metered
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete, prove
-from .effort import metered
 from .results import Attempt, Problem, Solution
 from .settings import DEFAULT_EFFORT, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
 from .stored import solve_puzzle_states
@@ -124,7 +125,7 @@ def trees_searched(n: int, c: int) -> list[int]:
 
 def _built(store: Store | None, n: int, c: int) -> set[int]:
     """The colour counts 2..c whose n x n tree the database holds."""
-    return set() if store is None else {k for k in range(2, c + 1) if store.finished_build(n, k) is not None}
+    return set() if store is None else {k for k in range(2, c + 1) if store.finished_build(TreeKey.wrapslide(n, k)) is not None}
 
 
 def _unbuilt(n: int, c: int, built: set[int]) -> str | None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from ..db.lookup import lookup_grid, tree_root
+from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..engine import puzzle_engine
 from ..errors import WsdbError
 from ..puzzle import Puzzle
 from ..puzzle.catalog import parse_puzzle_states
 from ..puzzle.text import state_texts
+from ..puzzle.tree_key import TreeKey
 from . import effort
 from .guide import Guide
 from .meet import meet_in_the_middle
@@ -39,7 +40,7 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
     store = store if store is not None else Store.open(db)
     order = sorted((int(i), p, cells[k]) for p, pos, cells in groups.values() for k, i in enumerate(pos))
     for _, p, _ in order:   # refuse a missing tree before any work
-        store.require_build(p.n, p.c, tree_root(p), p.name)
+        store.require_build(TreeKey.of(p))
     endgames: dict[int, Endgame] = {}
 
     def answers():
@@ -72,6 +73,6 @@ def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None,
 def _endgame(store: Store, p: Puzzle) -> Endgame:
     """The stored partial tree of ``p`` in memory."""
     eng = puzzle_engine(p)
-    build = store.require_build(p.n, p.c, tree_root(p), p.name)
-    keys, depths = store.keys_and_depths(p.n, p.c, eng.layout, tree_root(p), puzzle=p.name)
+    build = store.require_build(TreeKey.of(p))
+    keys, depths = store.keys_and_depths(TreeKey.of(p), eng.layout)
     return Endgame.of(eng, keys, depths, int(build["height"]), bool(build["complete"]))

@@ -41,8 +41,9 @@ from ..engine.bfs import expand
 from ..engine.keyindex import KeyFilter, KeyIndex
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..notices import Step, say, step
+from ..puzzle.tree_key import TreeKey
 from . import effort
-from .settings import DERIVED, DERIVE_GROWTH, DERIVE_MINUTES, FILTER_CHUNK
+from .settings import DERIVE_GROWTH, DERIVE_MINUTES, DERIVED, FILTER_CHUNK
 
 UNSET = 255
 
@@ -75,7 +76,7 @@ def gather_colours(counts: tuple[int, ...], q: int) -> np.ndarray:
 def gather_table(n: int, store: Store) -> np.ndarray | None:
     """The n x n gather table, or None when ``store`` has no complete n x n
     two-colour database to derive it from."""
-    build = store.finished_build(n, 2)
+    build = store.finished_build(TreeKey.wrapslide(n, 2))
     if build is None or not build["complete"]:
         return None
     key = (store.label, n, build["built_at"], build["classes"])
@@ -93,7 +94,7 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
 
     eng = get_engine(n, 2)
     q = (n // 2) ** 2
-    reps, depths = store.keys_and_depths(n, 2, eng.layout)
+    reps, depths = store.keys_and_depths(TreeKey.wrapslide(n, 2), eng.layout)
     binom = binomials(n * n, q)
     table = np.full(binom[n * n, q], UNSET, np.uint8)
     chunk = 1 << 20
@@ -191,7 +192,7 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
     scripts hold trees deeper than a solve can afford to wait for), or None
     when there is none. The hashed keys, their depths, the bucket starts and
     any filter are cached beside the database (memory-mapped)."""
-    build = store.finished_build(n, c)
+    build = store.finished_build(TreeKey.wrapslide(n, c))
     if build is None:
         return None
     stored, held, filtered = _heights(n, c, build, derived)
@@ -209,7 +210,7 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
                             + f") from the stored depth {stored}, once per database"
                             + (f", about {DERIVE_MINUTES[n, c]:g} min" if (n, c) in DERIVE_MINUTES else ""))
                     with step(f"reading the {n}x{n} {c}-colour tree", "once per database") as st:
-                        reps, depths = store.keys_and_depths(n, c, eng.layout)
+                        reps, depths = store.keys_and_depths(TreeKey.wrapslide(n, c), eng.layout)
                         reps, depths = deepen(eng, reps, depths, stored, held, st)
                         st.status = f"hashing {len(reps):,} keys"
                         index, order = KeyIndex.of(reps)
@@ -231,7 +232,7 @@ def underived(store: Store, n: int, grids: list[int]) -> float:
     the n x n grids with these colour counts (0 when all are cached)."""
     minutes = 0.0
     for c in grids:
-        build = store.finished_build(n, c)
+        build = store.finished_build(TreeKey.wrapslide(n, c))
         if (n, c) in DERIVED and build is not None and not build["complete"]:
             _, held, filtered = _heights(n, c, build)
             path = cache_file(store.path, _cache_name(n, c, held, "beyond" if filtered > held else "starts"), build)

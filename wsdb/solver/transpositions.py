@@ -28,6 +28,7 @@ from ..db.store import Store
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.symmetry import geometric_maps
+from ..puzzle.tree_key import TreeKey
 from . import effort
 from .exchange import nearest_goal
 from .guide import Guide
@@ -51,7 +52,7 @@ def transpositions(guide: Guide, store: Store) -> np.ndarray | None:
     puzzle = guide.puzzle
     if guide.endgame is None or not applies(puzzle):
         return None
-    build = store.finished_build(puzzle.n, puzzle.c)
+    build = store.finished_build(TreeKey.wrapslide(puzzle.n, puzzle.c))
     key = (store.label, puzzle.n, puzzle.c, build["built_at"], build["classes"])
     if key not in _tables:
         _tables[key] = cached_array(store.path, f"transpositions{puzzle.n}c{puzzle.c}", build,

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from ..engine.keys import KeyLayout
 from ..errors import WsdbError
-from ..db.lookup import tree_root
 from ..notices import step
 from ..puzzle import check_grid, wrapslide
 from ..puzzle.text import state_texts
+from ..puzzle.tree_key import TreeKey
 from .figures import _store
 
 FORMATS = ("csv", "parquet")
@@ -50,15 +50,15 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         raise WsdbError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
                         "pipe); expected a file name")
     store = _store(db)
-    n, c, root = puzzle.n, puzzle.c, root if puzzle.roots else tree_root(puzzle)
-    total = store.require_build(n, c, root, puzzle.name)["classes"]
-    layout = KeyLayout.for_colours(puzzle.ncells, c)
+    tree = TreeKey.of(puzzle, root if puzzle.roots else None)
+    total = store.require_build(tree)["classes"]
+    layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
     wide = not layout.sql_integer
     tmp = path.with_name(f".{path.name}.part")
     try:
         with step(f"exporting {puzzle.label} to {path.name}") as st:
             rows = _counted((_with_grids(part, layout, puzzle, wide)
-                             for part in store.iter_classes(n, c, root, chunk, puzzle=puzzle.name)), st, total)
+                             for part in store.iter_classes(tree, chunk)), st, total)
             count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
         tmp.replace(path)
     except OSError as e:

@@ -15,7 +15,6 @@ Wrapslide's, whose tree kinds it names.
 """
 from __future__ import annotations
 
-
 import pandas as pd
 
 from ..db.cache import derived_files
@@ -23,8 +22,10 @@ from ..db.proven import proven_god_number
 from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import step
-from ..puzzle import Puzzle, check_grid, wrapslide
+from ..puzzle import Puzzle, check_grid
+from ..puzzle.catalog import get_puzzle, stored_puzzle
 from ..puzzle.sliding import SlidingPuzzle
+from ..puzzle.tree_key import TreeKey
 
 BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
                  "states", "seconds", "version", "built_at"]
@@ -49,15 +50,14 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
             if goal is not None:
                 raise WsdbError("--goal goes with --n: the board the goal is written on")
             return [b for b in store.build_rows() if b["puzzle"] == puzzle]
-        from ..puzzle.catalog import get_puzzle
 
         p = get_puzzle(puzzle, int(n), goal=goal)
-        return [store.require_build(p.n, p.c, p.goal, puzzle)]
+        return [store.require_build(TreeKey.of(p))]
     if (n is None) != (c is None):
         raise WsdbError("give both --n and --c, or neither (every build)")
     if n is not None:
         check_grid(n, c)
-        return [store.require_build(int(n), int(c), root or "all")]   # refuses an unfinished build
+        return [store.require_build(TreeKey.wrapslide(n, c, root or "all"))]   # refuses an unfinished build
     return [b for b in store.build_rows() if (puzzle is None or b["puzzle"] == puzzle)
             and (root is None or b["root"] == root or b["puzzle"] != "wrapslide")]
 
@@ -65,13 +65,7 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
 def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
     """The puzzle a build row was grown for: a Wrapslide grid, the sliding
     puzzle on n rows of c / n cells, or another puzzle from its goal (``root``)."""
-    if build.get("puzzle", "wrapslide") == "wrapslide":
-        return wrapslide(build["n"], build["c"])
-    if build["puzzle"] == "sliding":
-        return SlidingPuzzle(build["n"], build["c"] // build["n"])
-    from ..puzzle.catalog import get_puzzle
-
-    return get_puzzle(build["puzzle"], build["n"], goal=build["root"])
+    return stored_puzzle(TreeKey.from_row(build))
 
 
 def _key(b) -> tuple:
@@ -103,7 +97,7 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
         # rounded down: shares never add up past the file
         share = 0 if url else None if size is None else size * b["classes"] // total
         if share is None:   # a database server
-            share = store.tree_bytes(b["n"], b["c"], b["root"], b["puzzle"])
+            share = store.tree_bytes(TreeKey.from_row(b))
         files = derived_files(store.path, b) if b["puzzle"] == "wrapslide" else []
         cached = sum(f.stat().st_size for f in files)
         parquet = _parquet_size(url) if url else None
@@ -202,7 +196,7 @@ def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | N
     if not b["complete"]:
         raise WsdbError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
                         "unknown (they lie beyond the stored tree)")
-    return pd.DataFrame(store.classes_at_depth(b["n"], b["c"], b["height"], b["root"], limit, b["puzzle"]),
+    return pd.DataFrame(store.classes_at_depth(TreeKey.from_row(b), b["height"], limit),
                         columns=["grid", "orbit_size"])
 
 
@@ -216,7 +210,7 @@ def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: st
     p = puzzle_of(b)
     # a count over every stored class: seconds on a tree of millions
     with step(f"counting the {p.label} classes by orbit size", f"{b['classes']:,} classes"):
-        df = pd.DataFrame(store.orbit_profile(b["n"], b["c"], b["root"], b["puzzle"]),
+        df = pd.DataFrame(store.orbit_profile(TreeKey.from_row(b)),
                           columns=["orbit_size", "classes", "states"])
     df.insert(1, "symmetries", p.group_order // df.orbit_size)
     return df

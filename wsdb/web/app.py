@@ -31,6 +31,7 @@ from ..db.lookup import Answer
 from ..errors import DamagedError, WsdbError
 from ..puzzle.catalog import NAMES as PUZZLES
 from ..puzzle.replay import Replay
+from ..puzzle.tree_key import TreeKey
 from ..solver.solve import METHODS, Solution
 
 STATIC = files("wsdb.web") / "static"
@@ -243,12 +244,10 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
               goal: str | None = Query(None, max_length=MAX_STATE_CHARS)):
         """Another puzzle's board (docs/puzzles.md): its goal, symbols and
         moves, and what the database holds for it (the page at /puzzles)."""
-        from ..db.lookup import tree_root
         from ..puzzle.catalog import get_puzzle
 
         p = get_puzzle(puzzle, n, goal=goal, m=m)
-        build = next((b for b in _builds(app.state.db) if (b["puzzle"], b["n"], b["c"], b["root"]) ==
-                      (puzzle, p.n, p.c, tree_root(p))), None)
+        build = _build_of(app.state.db, TreeKey.of(p))
         hint = None
         if build is None or not build["complete"]:
             flags = f" --m {p.cols}" if puzzle == "sliding" else "" if goal is None else f" --goal {p.goal}"
@@ -301,8 +300,8 @@ def create_app(db=None, max_time_limit: float = 30.0, max_busy: int = 2, on_read
         equally likely, drawn from the stored tree's level."""
         import numpy as np
 
-        from ..puzzle.text import state_texts
         from ..puzzle import format_state, random_states, wrapslide
+        from ..puzzle.text import state_texts
 
         seed = secrets.randbits(32) if seed is None else seed
         if puzzle == "wrapslide":
@@ -341,13 +340,16 @@ def _builds(db) -> list[dict]:
     return build_records(db)
 
 
+def _build_of(db, tree: TreeKey) -> dict | None:
+    """The stored build of ``tree`` (None: not stored)."""
+    return next((b for b in _builds(db) if TreeKey.from_row(b) == tree), None)
+
+
 def _built_at(db, puzzle) -> str | None:
     """When ``puzzle``'s stored tree was built (None: not stored), so that a
     rebuilt tree gets a fresh sampler."""
-    from ..db.lookup import tree_root
-
-    return next((b["built_at"] for b in _builds(db) if (b["puzzle"], b["n"], b["c"], b["root"]) ==
-                 (puzzle.name, puzzle.n, puzzle.c, tree_root(puzzle))), None)
+    build = _build_of(db, TreeKey.of(puzzle))
+    return None if build is None else build["built_at"]
 
 
 @lru_cache(maxsize=4)

@@ -1,0 +1,206 @@
+"""One tree's build row through its life (thesis §3.3, stored level by
+level): claimed, begun with level 0 or resumed, a level put at a time,
+finished. The one writer behind every way a tree is stored: the class
+builder (:func:`wsdb.db.build.build`), the sliding puzzle's ranked build,
+the Dask driver (:func:`wsdb.db.build.build_distributed`, counts only: its
+classes are Parquet levels) and ``wsdb import``.
+
+Each level goes in one transaction with its ``levels`` row and the build
+row's totals, so a build stopped anywhere keeps every level it finished.
+On failure (an error, Ctrl-C, a killed process) the row stays 'building'
+under this process; the level being written is waited for, so it is in
+whole or not at all, and the next build of the tree resumes from the
+deepest level stored (:mod:`.status` says who holds a row)."""
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timezone
+from importlib.metadata import version
+from typing import Iterable, Iterator
+
+from ..engine import Engine
+from ..engine.bfs import Counts, Level, Progress, Tree
+from ..errors import WsdbError
+from ..puzzle.tree_key import TreeKey
+from .status import builder_alive, this_builder, unfinished
+from .store import Store
+
+
+class TreeWriter:
+    """The build row of ``tree`` in ``store`` and the levels put under it.
+    Used as a context manager: leaving it waits for the level still being
+    written (also on Ctrl-C) and re-raises its error, if any."""
+
+    def __init__(self, store: Store, tree: TreeKey, row: dict | None, symbols: str | None = None,
+                 progress: Progress | None = None):
+        self.store, self.tree, self.stored, self.symbols, self.progress = store, tree, row, symbols, progress
+        self.row: dict | None = None      # the row as this writer keeps it, once begun or resumed
+        self.earlier = 0.0                # seconds of the build before this process took it up
+        self.t0 = time.perf_counter()
+        self.pending: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    # ---- claim --------------------------------------------------------------
+
+    @classmethod
+    def claim(cls, db, tree: TreeKey, symbols: str | None = None,
+              progress: Progress | None = None) -> "TreeWriter":
+        """The database (made if missing) and the tree's stored build row,
+        if any (:attr:`stored`); a one-line error while another process
+        builds it."""
+        store = Store.open(db, create=True)
+        row = store.build_row(tree)
+        if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
+                and row["builder"] != this_builder():
+            raise WsdbError(f"{store.label}: {unfinished(row)}")
+        return cls(store, tree, row, symbols, progress)
+
+    def finished(self, max_depth: int | None, force: bool = False) -> bool:
+        """Whether the stored build already is what is asked: done, and
+        complete or at least ``max_depth`` deep (never with ``force``)."""
+        row = self.stored
+        return row is not None and not force and row["status"] == "done" and (
+            row["complete"] or (max_depth is not None and row["height"] >= max_depth))
+
+    def start_clock(self) -> None:
+        """The build's own time counts from here (after the caller's
+        ``starting`` notice, before the kernels load)."""
+        self.t0 = time.perf_counter()
+
+    def seconds(self) -> float:
+        """The build's seconds so far, earlier processes' included."""
+        return self.earlier + time.perf_counter() - self.t0
+
+    # ---- begin or resume ----------------------------------------------------
+
+    def begin(self, level: Level | Counts, max_depth: int | None, columns: Iterable[tuple] = (),
+              **extra) -> dict:
+        """Start the tree afresh with level 0 (whatever was stored goes):
+        its class rows (``columns``, as :func:`class_columns` gives them),
+        its ``levels`` row and a new build row ('building', by this process),
+        in one transaction; ``extra`` adds build columns (``levels``)."""
+        self.row = dict(puzzle=self.tree.puzzle, n=self.tree.n, c=self.tree.c, root=self.tree.root,
+                        complete=False, max_depth=max_depth, height=0, god_number=None, classes=level.classes,
+                        states=level.states, seconds=0.0, version=version("wsdb"), built_at=_now(),
+                        status="building", builder=this_builder(), symbols=self.symbols or None, **extra)
+        self.store.begin_tree(self.row, self.level_row(level), columns)
+        self._said(level)
+        return self.row
+
+    def resume(self, max_depth: int | None) -> dict:
+        """Take up the stored tree again (interrupted, or finished partial
+        and asked deeper): the row is 'building' by this process, and on
+        PostgreSQL its tree table's key goes until :meth:`finish`."""
+        self.row = dict(self.stored, status="building", builder=this_builder(), max_depth=max_depth)
+        self.earlier = self.row["seconds"]
+        self.store.grow_tree(self.tree, dict(status="building", builder=self.row["builder"], max_depth=max_depth))
+        return self.row
+
+    def carry_on(self) -> None:
+        """Go on with the stored row as it stands, unmarked (the Dask
+        driver's resume: its levels follow the manifest, and each one it
+        records marks the row as building again)."""
+        self.row = dict(self.stored)
+        self.earlier = self.row["seconds"]
+
+    # ---- levels -------------------------------------------------------------
+
+    def put(self, level: Level, eng: Engine) -> None:
+        """Store one level of classes in a thread of its own, so the next
+        level is computed while this one is written (the kernels release
+        the GIL; SQLite's inserts mostly do too); waits first for the level
+        before, and re-raises its error."""
+        totals = self._count(level)
+        self.wait()
+        self.pending = threading.Thread(target=self._write, args=(level, eng, totals), daemon=True)
+        self.pending.start()
+
+    def _write(self, level: Level, eng: Engine, totals: dict) -> None:
+        try:
+            self.store.add_level(self.tree, self.level_row(level), class_columns(level, eng), totals)
+            self._said(level)
+        except BaseException as e:   # handed to the main thread by wait()
+            self.error = e
+
+    def record(self, level: Counts, max_depth: int | None) -> None:
+        """Store one level's counts without class rows (they are Parquet
+        levels), at once: begun with level 0, else counted in as building."""
+        if self.row is None:
+            raise RuntimeError("record() before begin()")
+        self.row.update(status="building", builder=this_builder(), max_depth=max_depth)
+        totals = self._count(level)
+        self.store.add_level(self.tree, self.level_row(level), [],
+                             dict(totals, status="building", builder=self.row["builder"], max_depth=max_depth))
+        self._said(level)
+
+    def _count(self, level: Level | Counts) -> dict:
+        """Count ``level`` into the build row; the totals to store with it."""
+        row = self.row
+        row.update(height=level.depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
+                   seconds=round(self.seconds(), 3), built_at=_now())
+        return {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")}
+
+    def _said(self, level) -> None:
+        if self.progress:
+            self.progress(level, time.perf_counter() - self.t0)
+
+    def level_row(self, level: Level | Counts) -> dict:
+        """The ``levels`` row of one level."""
+        return dict(self.tree.row, depth=level.depth, classes=level.classes, states=level.states)
+
+    def update(self, values: dict) -> None:
+        """Change the build row (and this writer's copy of it)."""
+        self.row.update(values)
+        self.store.update_build(self.tree, values)
+
+    # ---- finish -------------------------------------------------------------
+
+    def finish(self, tree: Tree) -> dict:
+        """Mark the build done (complete or not), in one transaction with
+        its tree table's key on PostgreSQL, and leave the file alone holding
+        it; ``tree.seconds`` becomes this process's time."""
+        self.wait()
+        tree.seconds = time.perf_counter() - self.t0
+        row = self.row
+        row.update(status="done", builder=None, complete=tree.complete,
+                   god_number=row["height"] if tree.complete else None,
+                   seconds=round(self.earlier + tree.seconds, 3), built_at=_now())
+        self.store.finish_tree(self.tree, {k: row[k] for k in ("status", "builder", "complete", "god_number",
+                                                                "seconds", "built_at")})
+        self.store.checkpoint()   # the database file alone now holds the build
+        return row
+
+    def wait(self) -> None:
+        """Wait for the level being written; re-raise its error, if any."""
+        if self.pending is not None:
+            self.pending.join()
+            self.pending = None
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+
+    def __enter__(self) -> "TreeWriter":
+        return self
+
+    def __exit__(self, kind, value, tb) -> bool:
+        try:
+            self.wait()
+        except BaseException:
+            if kind is None:
+                raise
+        return False
+
+
+def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[tuple]:
+    """The class rows of one level as columns, a chunk at a time: (rep,
+    parent, orbit_size) arrays of SQL values, parent None at depth 0, so a
+    level of millions never exists as Python objects at once."""
+    layout = eng.layout
+    for i in range(0, level.classes, chunk):
+        parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
+        yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
