@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from wsdb.db.store import Store
-from wsdb.stats.solves import summary
+from wsdb.stats.solves import run_summaries
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_build import wsdb_cmd  # noqa: E402
@@ -36,7 +36,7 @@ def stored_run(db: str, n: int, c: int, count: int, effort: float) -> pd.Series 
     """The newest finished `auto` run of this grid, count, seed and effort
     (its row of `wsdb stats --solves`), or None."""
     drawn = [r["run_id"] for r in Store.open(db).run_rows() if (r["count"], r["seed"]) == (count, SEED)]
-    runs = summary(db)
+    runs = run_summaries(db)
     mine = runs[(runs.n == n) & (runs.c == c) & (runs.method == "auto") & (runs.status == "done")
                 & (runs.effort == effort) & runs.run_id.isin(drawn)]
     return None if mine.empty else mine.iloc[-1]

@@ -46,7 +46,7 @@ STANDARD = [(4, 2, "auto", None, None), (4, 3, "auto", None, None), (4, 4, "auto
 
 
 def table(db, exclude: list[int] = ()) -> str:
-    runs = solves.summary(db)
+    runs = solves.run_summaries(db)
     rows = solves.solves(db)
     runs = runs[(runs.status == "done") & runs.effort.notna()]   # runs budgeted in work, not seconds
     runs = runs[~runs.run_id.isin(list(exclude))]   # runs made under load (--hog) are not the standard
@@ -130,7 +130,7 @@ def compare(args, loaded: list[int]) -> None:
     """Each run of ``loaded`` (made under load) against the newest finished
     run of the same grid, method and effort made before it: states with
     the same moves, and means and median seconds over the states both have."""
-    runs = solves.summary(args.db)
+    runs = solves.run_summaries(args.db)
     rows = solves.solves(args.db)
     out = ["| grid | method | effort (M nodes) | states | same moves as without the load | mean length without / "
            "with the load | median s without / with the load |", "|---|---|---:|---:|---:|---:|---:|"]

@@ -147,7 +147,7 @@ def test_solver_runs(runs):
 
     path, sql = runs
     got = sql("solver_runs")
-    figures = solves.summary(path)
+    figures = solves.run_summaries(path)
     assert [r[0] for r in got] == list(figures.run_id) == [1, 2]
     for (run_id, n, c, method, states, mean, worst, gap, known, share, slowest), f in zip(
             got, figures.itertuples()):

@@ -14,6 +14,7 @@ import sys
 import click
 
 from .errors import DamagedError, WsdbError
+from .web import settings as web_settings
 
 DB_HELP = "Database file or sqlite:/// URL (default: $WSDB_DB, else db/wsdb.sqlite)."
 # the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
@@ -864,7 +865,7 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
 def _solve_stats(db, plot, as_csv, as_json) -> None:
     from .stats import figures, solves
 
-    df = solves.summary(db)
+    df = solves.run_summaries(db)
     if df.empty:
         raise WsdbError("no solver runs stored yet: run `wsdb eval --n N --c C --count K` first")
     if plot:
@@ -979,12 +980,13 @@ def _print_report(r: dict) -> None:
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default=web_settings.HOST, show_default=True,
               help="Address to listen on (loopback by default: only this machine can reach it).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--max-time-limit", type=click.FloatRange(0, 600, min_open=True), default=30.0, show_default=True,
-              metavar="S", help="Longest search one solve request may ask for, in seconds.")
-@click.option("--max-busy", type=click.IntRange(1, 64), default=2, show_default=True,
+@click.option("--port", type=click.IntRange(0, 65535), default=web_settings.PORT, show_default=True,
+              help="Port to listen on.")
+@click.option("--max-time-limit", type=click.FloatRange(0, 600, min_open=True), default=web_settings.MAX_TIME_LIMIT,
+              show_default=True, metavar="S", help="Longest search one solve request may ask for, in seconds.")
+@click.option("--max-busy", type=click.IntRange(1, 64), default=web_settings.MAX_BUSY, show_default=True,
               help="Lookups and solves running at once; more are refused with HTTP 503.")
 @db_option
 @clean_errors

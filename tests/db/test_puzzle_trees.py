@@ -29,8 +29,8 @@ from wsdb.db.sample import TreeSampler
 from wsdb.db.store import Store
 from wsdb.errors import WsdbError
 from wsdb.puzzle.catalog import get_puzzle
-from wsdb.puzzle.define import format_cells
 from wsdb.puzzle.sliding import SlidingPuzzle
+from wsdb.puzzle.text import format_cells
 from wsdb.puzzle.tree_key import TreeKey
 
 DATA = json.loads((Path(__file__).resolve().parents[1] / "data" / "puzzles.json").read_text())

@@ -1,39 +1,13 @@
-"""Other puzzles as data (wsdb/puzzle/define.py): goals and states as text,
-moves with their inverses, symmetries found from the moves and the goal."""
+"""Other puzzles as data (wsdb/puzzle/define.py): moves with their
+inverses, symmetries found from the moves and the goal (their goals and
+states as text: tests/puzzle/test_text.py)."""
 import numpy as np
 import pytest
 
-from wsdb.errors import WsdbError
-from wsdb.puzzle.define import define, format_cells, parse_cells, parse_goal, symmetries, torus_maps
+from wsdb.puzzle.define import define, symmetries, torus_maps
 from wsdb.puzzle.rubeish import rubeish
 from wsdb.puzzle.rubiks_slide import rubiks_slide
 from wsdb.puzzle.symmetry import dihedral_maps
-
-
-def test_goal_symbols_become_labels_in_sorted_order():
-    symbols, cells = parse_goal("ba./a.b/..b", 3)
-    assert symbols == ".ab"
-    assert cells.tolist() == [2, 1, 0, 1, 0, 2, 0, 0, 2]
-
-
-@pytest.mark.parametrize("text, fragment", [
-    ("", "empty goal"),
-    ("12/34", "expected 3 rows of 3 symbols"),
-    ("123/45/6789", "expected 3 rows of 3 symbols"),
-])
-def test_bad_goals_say_what_was_expected(text, fragment):
-    with pytest.raises(WsdbError, match=fragment):
-        parse_goal(text, 3)
-
-
-def test_states_use_the_goals_symbols_and_counts():
-    p = rubeish(3, "aab/bcc/abc")
-    cells = parse_cells(p, "cba/bac/abc")
-    assert format_cells(p, cells) == "cba/bac/abc"
-    with pytest.raises(WsdbError, match="does not"):
-        parse_cells(p, "xba/bac/abc")
-    with pytest.raises(WsdbError, match="expected the goal's counts"):
-        parse_cells(p, "aaa/bac/abc")
 
 
 def test_every_move_has_its_inverse_among_the_moves():

@@ -2,7 +2,14 @@
 import pytest
 
 from wsdb.errors import WsdbError
-from wsdb.puzzle import format_state, format_states, parse_state, parse_states, random_states, wrapslide
+from wsdb.puzzle import (
+    format_state,
+    format_states,
+    parse_state,
+    parse_states,
+    random_states,
+    wrapslide,
+)
 
 
 @pytest.mark.parametrize("text", [
@@ -52,7 +59,8 @@ def test_format_states_equals_format_state_and_parses_back(n, c):
 
 # ---- parse_grouped (the batch parser) agrees with parse_state ----------------------
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from wsdb.puzzle import parse_grouped  # noqa: E402
 
@@ -129,3 +137,61 @@ def test_a_byte_that_is_not_utf8_is_a_symbol_not_a_crash():
     assert (puzzle.n, puzzle.c) == (4, 2) and sorted(cells.tolist()) == [0] * 4 + [1] * 12
     with pytest.raises(WsdbError, match=r"\\udcffx3"):
         parse_state("\udcff\udcff\udcff1/1111/1111/1111")
+
+
+# ---- other puzzles' text: goals, states in a goal's symbols, sliding boards ----
+
+from wsdb.puzzle.rubeish import rubeish  # noqa: E402
+from wsdb.puzzle.sliding import SlidingPuzzle  # noqa: E402
+from wsdb.puzzle.text import format_cells, parse_cells, parse_goal, state_texts  # noqa: E402
+
+
+def test_goal_symbols_become_labels_in_sorted_order():
+    symbols, cells = parse_goal("ba./a.b/..b", 3)
+    assert symbols == ".ab"
+    assert cells.tolist() == [2, 1, 0, 1, 0, 2, 0, 0, 2]
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("", "empty goal"),
+    ("12/34", "expected 3 rows of 3 symbols"),
+    ("123/45/6789", "expected 3 rows of 3 symbols"),
+])
+def test_bad_goals_say_what_was_expected(text, fragment):
+    with pytest.raises(WsdbError, match=fragment):
+        parse_goal(text, 3)
+
+
+def test_states_use_the_goals_symbols_and_counts():
+    p = rubeish(3, "aab/bcc/abc")
+    cells = parse_cells(p, "cba/bac/abc")
+    assert format_cells(p, cells) == "cba/bac/abc"
+    with pytest.raises(WsdbError, match="does not"):
+        parse_cells(p, "xba/bac/abc")
+    with pytest.raises(WsdbError, match="expected the goal's counts"):
+        parse_cells(p, "aaa/bac/abc")
+
+
+@pytest.mark.parametrize("puzzle", [wrapslide(4, 3), wrapslide(6, 4), rubeish(3), rubeish(3, "aab/bcc/abc"),
+                                    SlidingPuzzle(2, 3), SlidingPuzzle(3, 4)], ids=lambda p: p.label)
+def test_every_puzzles_states_are_written_in_its_symbols_row_by_row(puzzle):
+    """state_texts against the text written out cell by cell: each label's
+    symbol (Wrapslide's digit), rows of the board's width joined by '/'."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    cells = np.stack([rng.permutation(np.resize(np.asarray(puzzle.solved).reshape(-1), puzzle.ncells))
+                      for _ in range(20)])
+    symbols = puzzle.symbols or "123456789"[:puzzle.c]
+    width = puzzle.cols
+    want = ["/".join("".join(symbols[v] for v in row[i:i + width]) for i in range(0, puzzle.ncells, width))
+            for row in cells.tolist()]
+    assert state_texts(puzzle, cells) == want
+    if puzzle.name == "wrapslide":
+        assert want == format_states(cells, puzzle.n).tolist()
+
+
+def test_a_goal_in_symbols_beyond_ascii_is_written_back_as_given():
+    p = rubeish(2, "éé/ßß")
+    assert state_texts(p, parse_cells(p, "ßé/éß")[None]) == ["ßé/éß"]
+    assert format_cells(p, parse_cells(p, "ßé/éß")) == "ßé/éß"

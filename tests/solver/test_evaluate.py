@@ -155,4 +155,4 @@ def test_a_run_stores_its_effort_and_runs_of_one_effort_answer_alike(db):
                                          (first.run_id,)).fetchone()[0])
     assert params["effort"] == 0.004 and params["time_limit"] is None and params["node_costs"]["child"] == 1
     from wsdb.stats import solves
-    assert solves.summary(db).set_index("run_id").loc[first.run_id, "effort"] == 0.004
+    assert solves.run_summaries(db).set_index("run_id").loc[first.run_id, "effort"] == 0.004

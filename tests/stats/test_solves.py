@@ -40,7 +40,7 @@ def from_rows(db, run_id):
 
 
 def test_the_summary_equals_the_figures_computed_from_the_rows(runs_db):
-    df = solves.summary(runs_db)
+    df = solves.run_summaries(runs_db)
     assert list(df.run_id) == [1, 2, 3] and list(df.method) == ["auto", "thesis", "beam"]
     for row in df.to_dict("records"):
         for key, value in from_rows(runs_db, row["run_id"]).items():
@@ -56,7 +56,7 @@ def test_the_thesis_means_stand_beside_the_runs(runs_db, thesis):
     means = solves.thesis_means()
     assert means["mean_length"] == published["mean_length"]           # the package's copy is the thesis'
     assert means["mean_seconds"] == published["mean_seconds_with_moves"]
-    df = solves.summary(runs_db)
+    df = solves.run_summaries(runs_db)
     assert list(df.thesis_mean_length) == [7.58, 7.58, 10.82]
 
 
@@ -114,7 +114,7 @@ def test_the_readme_table_is_made_from_the_newest_run_of_each_grid_and_method(ru
     lines = module.table(runs_db).splitlines()[2:]
     assert [line.split(" | ")[:2] for line in lines] == [["| 4x4 c3", "auto"], ["| 4x4 c3", "thesis"],
                                                           ["| 4x4 c4", "beam"]]
-    df = solves.summary(runs_db)
+    df = solves.run_summaries(runs_db)
     for line, row in zip(lines, df.sort_values(["n", "c", "method"]).itertuples()):
         cells = line.strip("| ").split(" | ")
         assert float(cells[2]) == row.effort

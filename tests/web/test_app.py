@@ -208,7 +208,7 @@ def test_a_damaged_database_answers_500_with_the_line(client, app, db4, tmp_path
 
 def test_request_bodies_are_capped(client):
     # a 200 MB body was accepted; now anything over 64 KB is 413 before it is read
-    from wsdb.web.app import MAX_BODY
+    from wsdb.web.settings import MAX_BODY
     big = {"state": "1" * (MAX_BODY + 10)}
     res = client.post("/api/lookup", json=big)
     assert res.status_code == 413 and "bytes" in res.json()["detail"]

@@ -251,7 +251,7 @@ def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
     return answers[far].distance, state_texts(p, states[far:far + 1])[0]
 
 
-def by_phases(store: Store, n: int, c: int) -> Bound:
+def from_phases(store: Store, n: int, c: int) -> Bound:
     """The best phase upper bound: Θ(n, k) exactly from a complete tree for
     some k < c, plus each later phase's worst case (:func:`phase_worst`,
     each phase read once whichever k it follows)."""
@@ -300,7 +300,7 @@ def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
     exact = any(b.method == "tree" for b in found)
     if c > 2:
         try:
-            found.append(by_phases(store, n, c))
+            found.append(from_phases(store, n, c))
         except WsdbError as e:
             if not exact:   # with the God number itself proven, no upper bound is missing
                 missing.append(f"phases: {e}")

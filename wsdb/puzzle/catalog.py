@@ -4,19 +4,17 @@ on the same engine (the sliding-tile puzzle, whose moves depend on the
 state, for the ranked census only)."""
 from __future__ import annotations
 
-import math
-import re
 from typing import Callable
 
 import numpy as np
 
 from ..errors import WsdbError
-from .define import parse_cells
 from .model import Puzzle, wrapslide
 from .rotate2x2 import rotate2x2
 from .rubeish import rubeish
 from .rubiks_slide import rubiks_slide
 from .sliding import SlidingPuzzle
+from .text import board_rows, board_size, parse_cells
 from .tree_key import TreeKey
 
 #: name -> (constructor (n, goal), allowed board sizes, what it is)
@@ -102,11 +100,11 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -
         raise WsdbError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}, sliding")
     groups: dict[int, tuple[Puzzle, list[int], list[np.ndarray]]] = {}
     if goal is not None:
-        fixed = get_puzzle(name, _board(goal, "goal"), goal=goal)
+        fixed = get_puzzle(name, board_size(goal, "goal"), goal=goal)
         groups[fixed.n] = (fixed, [], [])
     for i, text in enumerate(states):
         try:
-            n = fixed.n if goal is not None else _board(text, "state")
+            n = fixed.n if goal is not None else board_size(text, "state")
             if n not in groups:
                 groups[n] = (get_puzzle(name, n, goal=goal), [], [])
             puzzle, positions, cells = groups[n]
@@ -127,15 +125,6 @@ def _stacked(groups: dict) -> dict:
     return {k: (p, np.asarray(pos, np.int64), np.stack(cells)) for k, (p, pos, cells) in groups.items() if pos}
 
 
-def _board(text: str, what: str) -> int:
-    """The n of an n x n state (or goal) written as text."""
-    cells = len(re.sub(r"[/,\s]+", "", str(text)))
-    n = math.isqrt(cells)
-    if cells == 0 or n * n != cells:
-        raise WsdbError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
-    return n
-
-
 def _sliding_states(states: list[str], goal: str | None) -> dict:
     """:func:`parse_puzzle_states` for the sliding puzzle, whose board is
     read from each state's rows (split by '/'); grouped by (rows, cols)."""
@@ -145,10 +134,7 @@ def _sliding_states(states: list[str], goal: str | None) -> dict:
     groups: dict = {}
     for i, text in enumerate(states):
         try:
-            rows = [r for r in re.split(r"[/,\s]+", str(text).strip()) if r]
-            if len(rows) < 2:
-                raise WsdbError(f"state {str(text).strip()!r}: expected its rows split by '/', e.g. _5321/94876")
-            board = (len(rows), len(rows[0]))
+            board = board_rows(text)
             if board not in groups:
                 groups[board] = (SlidingPuzzle(*board), [], [])
             puzzle, positions, cells = groups[board]

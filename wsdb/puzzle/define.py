@@ -17,77 +17,11 @@ keep any map but the identity; coloured goals often do.
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from ..errors import WsdbError
 from .model import Puzzle
 from .symmetry import closure, inverse
-
-MAX_LABELS = 16   # 4 key bits a cell
-DISTINCT = "123456789ABCDEFG"
-
-
-def distinct_goal(n: int) -> str:
-    """The default goal: distinct pieces 1..n^2 in reading order (letters after 9)."""
-    cells = DISTINCT[:n * n]
-    return "/".join(cells[i * n:(i + 1) * n] for i in range(n))
-
-
-def parse_goal(text: str, n: int) -> tuple[str, np.ndarray]:
-    """(symbols, cells) of a goal written as n rows of n symbols, rows split
-    by '/', ',' or spaces, or n*n symbols in a row; labels are the distinct
-    symbols in sorted order."""
-    flat = _flat(text, n, "goal")
-    symbols = "".join(sorted(set(flat)))
-    if not 1 <= len(symbols) <= MAX_LABELS:
-        raise WsdbError(f"goal uses {len(symbols)} distinct symbols: expected 1 to {MAX_LABELS}")
-    lut = {s: i for i, s in enumerate(symbols)}
-    return symbols, np.array([lut[s] for s in flat], dtype=np.uint8)
-
-
-def parse_cells(puzzle: Puzzle, text: str) -> np.ndarray:
-    """A state of ``puzzle`` (not Wrapslide) written with its goal's symbols,
-    as label cells; the labels must be the goal's, with the same counts."""
-    flat = _flat(text, puzzle.n, "state")
-    unknown = sorted(set(flat) - set(puzzle.symbols))
-    if unknown:
-        raise WsdbError(f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
-                        f"expected the symbols {puzzle.symbols!r}")
-    cells = np.array([puzzle.symbols.index(s) for s in flat], dtype=np.uint8)
-    counts = np.bincount(cells, minlength=puzzle.c)
-    if tuple(counts.tolist()) != puzzle.counts:
-        got = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, counts))
-        want = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, puzzle.counts))
-        raise WsdbError(f"state has {got}: expected the goal's counts {want}")
-    return cells
-
-
-def format_cells(puzzle: Puzzle, cells: np.ndarray) -> str:
-    """A state of ``puzzle`` as text: rows joined by '/', in the goal's symbols."""
-    cells = np.asarray(cells).reshape(-1)
-    flat = "".join(puzzle.symbols[int(v)] for v in cells)
-    n = puzzle.n
-    return "/".join(flat[i * n:(i + 1) * n] for i in range(n))
-
-
-def _flat(text: str, n: int, what: str) -> str:
-    return split_rows(text, n, n, what)
-
-
-def split_rows(text: str, rows: int, cols: int, what: str) -> str:
-    """The symbols of a state written as ``rows`` rows of ``cols`` symbols
-    (rows split by '/', ',' or spaces, or all in one row), in reading order."""
-    shape = f"{rows} rows of {cols} symbols"
-    if not isinstance(text, str) or not text.strip():
-        raise WsdbError(f"empty {what}: expected {shape}, rows split by '/'")
-    parts = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
-    flat = "".join(parts)
-    if len(flat) != rows * cols or (len(parts) > 1 and any(len(r) != cols for r in parts)):
-        raise WsdbError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
-                        f"expected {shape}")
-    return flat
+from .text import parse_goal
 
 
 def define(name: str, n: int, moves: list[np.ndarray], names: list[str], goal: str,

@@ -71,6 +71,11 @@ class Puzzle:
         return self.n * self.n
 
     @property
+    def cols(self) -> int:
+        """Cells a row: the board is n x n."""
+        return self.n
+
+    @property
     def label(self) -> str:
         if self.title:
             return self.title

@@ -8,9 +8,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .define import define, distinct_goal
+from .define import define
 from .model import Puzzle
 from .symmetry import dihedral_maps, inverse
+from .text import distinct_goal
 
 
 @lru_cache(maxsize=None)

@@ -8,9 +8,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .define import define, distinct_goal, torus_maps
+from .define import define, torus_maps
 from .model import Puzzle
 from .symmetry import dihedral_maps
+from .text import distinct_goal
 
 
 @lru_cache(maxsize=None)

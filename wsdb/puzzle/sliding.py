@@ -18,7 +18,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import WsdbError
-from .define import DISTINCT, split_rows
+from .text import DISTINCT, parse_tiles, state_texts
 
 BLANK = "_"
 MAX_CELLS = 12   # 12! = 479,001,600 arrangements, one byte each
@@ -132,13 +132,10 @@ class SlidingPuzzle:
         return np.arange(self.ncells)[None]
 
     def parse(self, text: str) -> np.ndarray:
-        """A state written as rows of symbols (the blank ``_``), as label cells."""
-        flat = split_rows(text, self.rows, self.cols, "state")
-        if sorted(flat) != sorted(self.symbols):
-            raise WsdbError(f"state {text.strip()!r} must hold each of {self.symbols!r} once")
-        return np.array([self.symbols.index(s) for s in flat], dtype=np.int64)
+        """A state written as rows of symbols (the blank ``_``), as label
+        cells (:func:`wsdb.puzzle.text.parse_tiles`)."""
+        return parse_tiles(self, text)
 
     def format(self, cells) -> str:
-        """Label cells as text, rows joined by '/'."""
-        flat = "".join(self.symbols[int(v)] for v in np.asarray(cells).reshape(-1))
-        return "/".join(flat[i * self.cols:(i + 1) * self.cols] for i in range(self.rows))
+        """Label cells as text, rows joined by '/' (:func:`wsdb.puzzle.text.state_texts`)."""
+        return state_texts(self, np.asarray(cells)[None])[0]

@@ -1,8 +1,14 @@
-"""The text form of a state (docs/rules.md, "Writing a state down").
+"""The text form of every puzzle's states (docs/rules.md, "Writing a state
+down"; docs/puzzles.md).
 
-Input: n lines of n symbols, or one line with rows split by '/', ',' or
-spaces, or n*n symbols in a row; any 2-4 distinct symbols name the colours.
-Output: rows joined by '/', colours as digits 1..c.
+Wrapslide: n lines of n symbols, or one line with rows split by '/', ','
+or spaces, or n*n symbols in a row; any 2-4 distinct symbols name the
+colours. Output: rows joined by '/', colours as digits 1..c.
+
+Another puzzle writes its states in its goal's symbols (a goal's distinct
+symbols are its labels), the sliding puzzle its tiles 1..9, A, B, ... and
+the blank ``_``, rows of its width; every puzzle's output is its symbols,
+rows joined by '/' (:func:`state_texts`).
 """
 from __future__ import annotations
 
@@ -14,6 +20,9 @@ import numpy as np
 
 from ..errors import WsdbError
 from .model import MAX_N, Puzzle, wrapslide
+
+#: Wrapslide's colours as written: 1..c
+DIGITS = "123456789"
 
 
 def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
@@ -191,16 +200,110 @@ def format_states(cells: np.ndarray, n: int) -> np.ndarray:
 
 
 def state_texts(puzzle, cells: np.ndarray) -> list[str]:
-    """States (S, N) of any puzzle as text, rows joined by '/': Wrapslide's
-    colours 1..c, another puzzle's goal symbols, the sliding puzzle's tiles
-    and blank (docs/puzzles.md)."""
-    if puzzle.name == "wrapslide":
-        return format_states(cells, puzzle.n).tolist()
-    if puzzle.name == "sliding":
-        return [puzzle.format(row) for row in cells]
-    from .define import format_cells   # only other puzzles need it: a lookup's start-up stays as it was
+    """States (S, N) of any puzzle as text, rows of the puzzle's width
+    joined by '/', in its symbols (Wrapslide's: the digits 1..c)."""
+    symbols = puzzle.symbols or DIGITS[:puzzle.c]
+    cells = np.asarray(cells)
+    if not symbols.isascii():   # a goal written in other symbols: one state at a time
+        return [_joined("".join(symbols[int(v)] for v in row.reshape(-1)), puzzle.cols) for row in cells]
+    rows, cols = puzzle.ncells // puzzle.cols, puzzle.cols
+    lut = np.frombuffer(symbols.encode("ascii"), np.uint8)
+    cells = cells.reshape(-1, rows, cols)
+    buf = np.full((cells.shape[0], rows, cols + 1), ord("/"), dtype=np.uint8)
+    buf[:, :, :cols] = lut[cells]
+    flat = buf.reshape(cells.shape[0], rows * (cols + 1))[:, :-1]
+    return np.ascontiguousarray(flat).view(f"S{rows * (cols + 1) - 1}").ravel().astype(str).tolist()
 
-    return [format_cells(puzzle, row) for row in cells]
+
+def _joined(flat: str, cols: int) -> str:
+    return "/".join(flat[i:i + cols] for i in range(0, len(flat), cols))
+
+
+def board_size(text: str, what: str) -> int:
+    """The n of an n x n state (or goal) written as text."""
+    cells = len(re.sub(r"[/,\s]+", "", str(text)))
+    n = math.isqrt(cells)
+    if cells == 0 or n * n != cells:
+        raise WsdbError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
+    return n
+
+
+def board_rows(text: str) -> tuple[int, int]:
+    """(rows, columns) of a sliding board written as text, its rows split by '/'."""
+    rows = [r for r in re.split(r"[/,\s]+", str(text).strip()) if r]
+    if len(rows) < 2:
+        raise WsdbError(f"state {str(text).strip()!r}: expected its rows split by '/', e.g. _5321/94876")
+    return len(rows), len(rows[0])
+
+
+def parse_tiles(puzzle, text: str) -> np.ndarray:
+    """A sliding board written as rows of symbols (the blank ``_``), as
+    label cells: each of the puzzle's symbols once."""
+    flat = split_rows(text, puzzle.rows, puzzle.cols, "state")
+    if sorted(flat) != sorted(puzzle.symbols):
+        raise WsdbError(f"state {text.strip()!r} must hold each of {puzzle.symbols!r} once")
+    return np.array([puzzle.symbols.index(s) for s in flat], dtype=np.int64)
+
+
+MAX_LABELS = 16   # 4 key bits a cell
+DISTINCT = "123456789ABCDEFG"
+
+
+def distinct_goal(n: int) -> str:
+    """The default goal: distinct pieces 1..n^2 in reading order (letters after 9)."""
+    cells = DISTINCT[:n * n]
+    return "/".join(cells[i * n:(i + 1) * n] for i in range(n))
+
+
+def parse_goal(text: str, n: int) -> tuple[str, np.ndarray]:
+    """(symbols, cells) of a goal written as n rows of n symbols, rows split
+    by '/', ',' or spaces, or n*n symbols in a row; labels are the distinct
+    symbols in sorted order."""
+    flat = split_rows(text, n, n, "goal")
+    symbols = "".join(sorted(set(flat)))
+    if not 1 <= len(symbols) <= MAX_LABELS:
+        raise WsdbError(f"goal uses {len(symbols)} distinct symbols: expected 1 to {MAX_LABELS}")
+    lut = {s: i for i, s in enumerate(symbols)}
+    return symbols, np.array([lut[s] for s in flat], dtype=np.uint8)
+
+
+def parse_cells(puzzle: Puzzle, text: str) -> np.ndarray:
+    """A state of ``puzzle`` (not Wrapslide) written with its goal's symbols,
+    as label cells; the labels must be the goal's, with the same counts."""
+    flat = split_rows(text, puzzle.n, puzzle.n, "state")
+    unknown = sorted(set(flat) - set(puzzle.symbols))
+    if unknown:
+        raise WsdbError(f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
+                        f"expected the symbols {puzzle.symbols!r}")
+    cells = np.array([puzzle.symbols.index(s) for s in flat], dtype=np.uint8)
+    counts = np.bincount(cells, minlength=puzzle.c)
+    if tuple(counts.tolist()) != puzzle.counts:
+        got = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, counts))
+        want = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, puzzle.counts))
+        raise WsdbError(f"state has {got}: expected the goal's counts {want}")
+    return cells
+
+
+def format_cells(puzzle: Puzzle, cells: np.ndarray) -> str:
+    """A state of ``puzzle`` as text: rows joined by '/', in the goal's symbols."""
+    cells = np.asarray(cells).reshape(-1)
+    flat = "".join(puzzle.symbols[int(v)] for v in cells)
+    n = puzzle.n
+    return "/".join(flat[i * n:(i + 1) * n] for i in range(n))
+
+
+def split_rows(text: str, rows: int, cols: int, what: str) -> str:
+    """The symbols of a state written as ``rows`` rows of ``cols`` symbols
+    (rows split by '/', ',' or spaces, or all in one row), in reading order."""
+    shape = f"{rows} rows of {cols} symbols"
+    if not isinstance(text, str) or not text.strip():
+        raise WsdbError(f"empty {what}: expected {shape}, rows split by '/'")
+    parts = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
+    flat = "".join(parts)
+    if len(flat) != rows * cols or (len(parts) > 1 and any(len(r) != cols for r in parts)):
+        raise WsdbError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
+                        f"expected {shape}")
+    return flat
 
 
 def _shown(code: int) -> str:

@@ -26,7 +26,7 @@ DEFAULT_EFFORT = 10.0 * NODES_PER_SECOND   # nodes per state, when no --effort i
 
 # What a solve does (solve.py, methods.py)
 
-MAX_N = 8                   # the largest grid solved: on 10x10 a colour's placements, C(100, 25), outgrow
+MAX_SOLVE_N = 8                   # the largest grid solved: on 10x10 a colour's placements, C(100, 25), outgrow
                             # the 64-bit ranks of the gather bounds
 #: beam width per (n, c): as wide as fits about a second per state on 2 cores (6x6, 100 states:
 #: four colours 20,000 wide 19.82 moves in 0.33 s, 60,000 19.52, 100,000 19.50 in 0.97 s; three

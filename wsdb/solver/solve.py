@@ -51,7 +51,14 @@ from .effort import metered
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete, prove
 from .results import Attempt, Problem, Solution
-from .settings import DEFAULT_EFFORT, DERIVED, MAX_N, MEET_SHARE, PHASES_FROM, RESERVE
+from .settings import (
+    DEFAULT_EFFORT,
+    DERIVED,
+    MAX_SOLVE_N,
+    MEET_SHARE,
+    PHASES_FROM,
+    RESERVE,
+)
 from .stored import solve_puzzle_states
 from .tables import underived
 from .transpositions import transpositions
@@ -92,9 +99,9 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
         raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)
     for i, (puzzle, _) in enumerate(parsed):
-        if puzzle.n > MAX_N:
+        if puzzle.n > MAX_SOLVE_N:
             where = f"state {i + 1}: " if len(parsed) > 1 else ""
-            raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to {MAX_N}x{MAX_N} (its "
+            raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to {MAX_SOLVE_N}x{MAX_SOLVE_N} (its "
                             f"tables are sized for them); `wsdb lookup` answers larger grids whose tree is built")
     store = store if store is not None else Store.open_if_present(db)
     return _solutions(parsed, store, method, time_limit, length_only, budget)

@@ -65,7 +65,7 @@ def solves(db=None, run_id: int | None = None) -> pd.DataFrame:
     return df[["run_id", "n", "c", "method"] + [k for k in df.columns if k not in ("run_id", "n", "c", "method")]]
 
 
-def summary(db=None) -> pd.DataFrame:
+def run_summaries(db=None) -> pd.DataFrame:
     """Per run: the effort it was given (millions of nodes a state: runs
     with the same effort answer each state alike), mean and max length, mean lower bound, the gap to the exact
     distance (over the states where it is known: ``known_exact`` of them)
