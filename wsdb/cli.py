@@ -850,7 +850,7 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
             click.echo(df.to_csv(index=False), nl=False)
         else:
             for row in df.to_dict("records"):
-                click.echo(json.dumps(figures._plain(row)))
+                click.echo(json.dumps(figures.plain(row)))
         return
     reports = figures.report(db, n, c, root, first, given, goal)
     if not reports:
@@ -875,7 +875,7 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
         return
     if as_json:
         for row in df.to_dict("records"):
-            click.echo(json.dumps(figures._plain(row)))
+            click.echo(json.dumps(figures.plain(row)))
         return
     click.echo(f"{'run':>4} {'grid':6} {'method':8} {'effort':>6} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
                f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s")
@@ -899,12 +899,14 @@ def _missing(x) -> bool:
 def _stats_table(figures, table, db, n, c, root, first, puzzle, goal):
     import pandas as pd
 
+    from .db.store import Store
+
     if table in ("summary", "levels"):
         return getattr(figures, table)(db, n, c, root, puzzle, goal)
-    store = figures._store(db)
+    store = Store.of(db)
     frames = []
     for b in figures.summary(store, n, c, root, puzzle, goal).to_dict("records"):
-        b = figures._plain(b)
+        b = figures.plain(b)
         if table == "orbits":
             df = figures.orbit_profile(store, b)
         elif b["complete"]:

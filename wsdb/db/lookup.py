@@ -14,8 +14,8 @@ import numpy as np
 
 from ..engine import engine_for, puzzle_engine_for
 from ..errors import DamagedError, WsdbError
-from ..puzzle import Puzzle, check_grid, parse_grouped
-from ..puzzle.catalog import describe
+from ..puzzle import Puzzle, check_grid
+from ..puzzle.catalog import describe, grouped_states
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
 from .reader import open_reader
@@ -53,14 +53,7 @@ def lookup_many(states: list[str], db=None, store=None, puzzle: str = "wrapslide
     Every state is parsed before anything is read, so bad input fails fast.
     A SQLite file is read through :mod:`.reader` (no SQLAlchemy to load),
     anything else through the store."""
-    if puzzle == "wrapslide":
-        if goal is not None:
-            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
-        groups = parse_grouped(states)
-    else:
-        from ..puzzle.catalog import parse_puzzle_states
-
-        groups = parse_puzzle_states(puzzle, states, goal)
+    groups = grouped_states(puzzle, states, goal)
     opened = store is None
     store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)

@@ -102,6 +102,13 @@ class Store:
         return store
 
     @classmethod
+    def of(cls, db=None) -> "Store":
+        """``db`` itself when it is an open :class:`Store`, else the
+        database it names opened read-only (:meth:`open`): what the library
+        functions that take either call first."""
+        return db if isinstance(db, Store) else cls.open(db)
+
+    @classmethod
     def open_if_present(cls, db=None) -> "Store | None":
         """The database (read-only), or None when the default one does not
         exist yet (a solver then works without tables); a database the user

@@ -8,7 +8,8 @@ move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 * :mod:`.bfs`      the pure breadth-first search over classes: any storage drives it
 * :mod:`.partition` its steps split by a hash of the key, for a distributed engine
 * :mod:`.census`   states per distance counted in memory (classes, or a ranked table)
-* :mod:`.ranking`  a state's index in its group (+ :mod:`.rank_kernels`, :mod:`.packed_kernels`)
+* :mod:`.ranking`  a state's index in its group (+ :mod:`.rank_kernels`, :mod:`.packed_kernels`,
+  whose atomic AND and prefetch are :mod:`.intrinsics`)
 * :mod:`.subsets`  a two-colour state's index: its cells of one colour (+ :mod:`.subset_kernels`)
 * :mod:`.compiling` numba compiles announce themselves (:mod:`wsdb.notices`)
 """

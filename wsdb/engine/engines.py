@@ -64,11 +64,8 @@ class Engine(_Keyed):
             ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid, bits=layout.bits,
             quads=_quadrant_masks(layout, puzzle), board8=path == kernels.PRODUCT1 and _bitboard(layout, puzzle))
         # the kernel set of this key width and path (each compiles separately)
-        suffix = "_w1" if layout.words == 1 else "_w2" if path == kernels.PRODUCT2 else ""
-        self._canonical = getattr(kernels, "canonical" + suffix)
-        self._expand = getattr(kernels, "expand" + suffix)
-        self._stabilisers = getattr(kernels, "stabilisers" + suffix)
-        self._step = getattr(kernels, "step_w1" if suffix == "_w1" else "step_w2" if suffix else "step_into")
+        kind = "one word" if layout.words == 1 else "two words" if path == kernels.PRODUCT2 else "general"
+        self._canonical, self._expand, self._stabilisers, self._step = _kernel_sets(kernels)[kind]
         word, shift = layout.fields()
         self._word, self._shift = word.astype(np.int64), shift.astype(np.uint64)
 
@@ -122,6 +119,14 @@ class SmallEngine(_Keyed):
         found = np.where(hit.any(axis=1), np.argmax(hit, axis=1), -1)
         nxt = self.encode(children.reshape(s, m, -1)[np.arange(s), np.maximum(found, 0)])
         return found, nxt
+
+
+def _kernel_sets(kernels) -> dict[str, tuple]:
+    """(canonical, expand, stabilisers, step) for each key width and path:
+    one-word keys, two-word keys on the product path, and the general path."""
+    return {"one word": (kernels.canonical_w1, kernels.expand_w1, kernels.stabilisers_w1, kernels.step_w1),
+            "two words": (kernels.canonical_w2, kernels.expand_w2, kernels.stabilisers_w2, kernels.step_w2),
+            "general": (kernels.canonical, kernels.expand, kernels.stabilisers, kernels.step_into)}
 
 
 class SlidingEngine(_Keyed):

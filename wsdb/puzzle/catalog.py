@@ -14,7 +14,7 @@ from .rotate2x2 import rotate2x2
 from .rubeish import rubeish
 from .rubiks_slide import rubiks_slide
 from .sliding import SlidingPuzzle
-from .text import board_rows, board_size, parse_cells
+from .text import board_rows, board_size, parse_cells, parse_grouped
 from .tree_key import TreeKey
 
 #: name -> (constructor (n, goal), allowed board sizes, what it is)
@@ -84,6 +84,19 @@ def describe(tree: TreeKey) -> tuple[str, str]:
     if tree.puzzle == "sliding":   # n rows of c / n cells, the goal fixed
         return f"sliding {n}x{c // n} {root}", f"wsdb build --puzzle sliding --n {n} --m {c // n}"
     return f"{tree.puzzle} {n}x{n} {root}", f"wsdb build --puzzle {tree.puzzle} --n {n} --goal {root}"
+
+
+def grouped_states(name: str, states: list[str], goal: str | None = None) -> dict:
+    """Any puzzle's states, each checked before any work, grouped by
+    board: {board: (puzzle, positions in ``states``, cells (S, N))}.
+    Wrapslide's boards are (n, c), read from each state
+    (:func:`wsdb.puzzle.text.parse_grouped`); another puzzle's as
+    :func:`parse_puzzle_states` reads them."""
+    if name == "wrapslide":
+        if goal is not None:
+            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+        return parse_grouped(states)
+    return parse_puzzle_states(name, states, goal)
 
 
 def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -> dict:

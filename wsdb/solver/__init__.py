@@ -9,10 +9,11 @@ guide and endgame table (thesis chapter 4). Imports :mod:`wsdb.db`,
 * :mod:`.settings`       every tuning knob, with what it was measured against
 * :mod:`.guide`          what every search consults (:class:`Guide`) and returns (:class:`Found`)
 * :mod:`.tables`         gather tables and endgames derived from the database
+* :mod:`.pairs`          the pair bound: colours merged in pairs (+ :mod:`.pair_kernels`)
 * :mod:`.beam`           beam search (the default)
 * :mod:`.meet`           meet in the middle with a partial tree
 * :mod:`.phases`         8x8 three and four colours through coarser colourings
-* :mod:`.ida`            IDA* (``--method optimal``)
+* :mod:`.ida`            IDA* (``--method optimal``), with its visit table (:mod:`.visit_kernels`)
 * :mod:`.thesis`         the thesis' heuristic (``--method thesis``)
 * :mod:`.repair`         finishing a near-solved state through the stored tree
 * :mod:`.transpositions` every pair of cells' shortest swap

@@ -18,12 +18,12 @@ import os
 from pathlib import Path
 
 from ..engine.keys import KeyLayout
+from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import step
 from ..puzzle import check_grid, wrapslide
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
-from .figures import _store
 
 FORMATS = ("csv", "parquet")
 COLUMNS = ["rep", "grid", "depth", "parent", "orbit_size"]
@@ -49,7 +49,7 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     if path.exists() and not path.is_file():   # the file is renamed into place: never over a device or pipe
         raise WsdbError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
                         "pipe); expected a file name")
-    store = _store(db)
+    store = Store.of(db)
     tree = TreeKey.of(puzzle, root if puzzle.roots else None)
     total = store.require_build(tree)["classes"]
     layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)

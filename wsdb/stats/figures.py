@@ -33,10 +33,6 @@ BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", 
 SIZE_COLUMNS = ["db_bytes", "cache_bytes", "parquet_levels", "parquet_bytes"]
 
 
-def _store(db) -> Store:
-    return db if isinstance(db, Store) else Store.open(db)
-
-
 def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None,
             goal: str | None = None) -> list[dict]:
     if puzzle == "sliding":   # boards of n rows, any width (no --m here)
@@ -84,7 +80,7 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     ``parquet_levels`` names its folder or URL and ``parquet_bytes`` is the
     files' size there (None where they cannot be listed); both are None
     for a build of rows."""
-    store = _store(db)
+    store = Store.of(db)
     rows = _builds(store, n, c, root, puzzle, goal)
     size = None
     if store.path is not None:
@@ -120,7 +116,7 @@ def levels(db=None, n: int | None = None, c: int | None = None, root: str | None
            puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
     """Classes and states per depth, with the cumulative share of the
     build's stored states reached by each depth."""
-    store = _store(db)
+    store = Store.of(db)
     keep = {_key(b) for b in _builds(store, n, c, root, puzzle, goal)}
     df = pd.DataFrame(store.all_level_rows(),
                       columns=["puzzle", "n", "c", "root", "depth", "classes", "states"]).astype(
@@ -147,7 +143,7 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
     (``god_number``, the tree complete in fact) and more than D otherwise
     (``more_than``: some state lies past them). Elsewhere it is at least D
     (``at_least``), the only fact the levels prove."""
-    store = _store(db)
+    store = Store.of(db)
     lv = levels(store, n, c, root, puzzle, goal)
     out = []
     for b in _builds(store, n, c, root, puzzle, goal):
@@ -191,7 +187,7 @@ def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | N
     """The classes farthest from solved (depth = God number) of a complete
     build, in key order: their grids and orbit sizes. ``n`` may be a build
     row instead of (n, c, root)."""
-    store = _store(db)
+    store = Store.of(db)
     b = _one(store, n, c, root, puzzle, goal)
     if not b["complete"]:
         raise WsdbError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
@@ -205,7 +201,7 @@ def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: st
     """The symmetry profile: how many classes (and states) have each orbit
     size. Orbit size = group order / number of symmetries fixing the class.
     ``n`` may be a build row instead of (n, c, root)."""
-    store = _store(db)
+    store = Store.of(db)
     b = _one(store, n, c, root, puzzle, goal)
     p = puzzle_of(b)
     # a count over every stored class: seconds on a tree of millions
@@ -222,20 +218,20 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     row, its levels, the symmetry profile, the first ``first`` antipodes
     (for complete builds) and the best proven bounds on the grid's God
     number (``wsdb bounds``)."""
-    store = _store(db)
+    store = Store.of(db)
     lv = levels(store, n, c, root, puzzle, goal)
     proven = store.bound_rows()
     out = []
     for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
-        b = _plain(row)
+        b = plain(row)
         mine = [r for r in proven if (r["n"], r["c"]) == (b["n"], b["c"]) and b["puzzle"] == "wrapslide"]
         out.append({
             "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
                        "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
             **b,
-            "levels": [_plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
+            "levels": [plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
                        .to_dict("records")],
-            "orbit_profile": [_plain(r) for r in orbit_profile(store, b).to_dict("records")],
+            "orbit_profile": [plain(r) for r in orbit_profile(store, b).to_dict("records")],
             "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
         })
     return out
@@ -257,10 +253,10 @@ def _nullable(df: pd.DataFrame) -> pd.DataFrame:
 def build_records(db=None) -> list[dict]:
     """:func:`builds` of every root as plain dicts: what ``wsdb info
     --json`` prints and ``GET /api/info`` answers."""
-    return [_plain(r) for r in builds(db, root=None).to_dict("records")]
+    return [plain(r) for r in builds(db, root=None).to_dict("records")]
 
 
-def _plain(row: dict) -> dict:
+def plain(row: dict) -> dict:
     """numpy and pandas scalars as plain Python values (for JSON)."""
     out = {}
     for k, v in row.items():

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..db.store import Store
 from ..errors import WsdbError
-from .figures import _plain, _store, levels, orbit_profile, summary
+from .figures import levels, orbit_profile, plain, summary
 
 STATES = "#3b6ea8"
 CLASSES = "#e08a2c"
@@ -50,7 +51,7 @@ def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide"):
 
 def _builds(db, n: int | None, c: int | None, root: str, puzzle: str, goal: str | None):
     """The store and the builds a figure draws; refuses where there are none."""
-    store = _store(db)
+    store = Store.of(db)
     builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
         raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
@@ -97,7 +98,7 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
     store, builds = _builds(db, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.0, puzzle)
     for (bn, bc), (ax, b) in panels.items():
-        prof = orbit_profile(store, _plain(b.to_dict())).sort_values("symmetries")
+        prof = orbit_profile(store, plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
         ax.bar(labels, prof.classes, color=STATES)
         ax.set_yscale("log")

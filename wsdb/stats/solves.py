@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..db.store import Store
 from ..errors import WsdbError
-from .figures import _store
 from .plots import save_png
 
 SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "effort", "params", "version", "status", "started_at", "cores",
@@ -48,14 +48,14 @@ def thesis_means() -> dict:
 
 def runs(db=None) -> pd.DataFrame:
     """Every stored solver run, one row each (the ``solve_runs`` table)."""
-    rows = _store(db).run_rows()
+    rows = Store.of(db).run_rows()
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=["run_id", "n", "c", "method"])
 
 
 def solves(db=None, run_id: int | None = None) -> pd.DataFrame:
     """Every solved state (of one run, or of all), with its run's grid and
     method: the ``solves`` table joined to ``solve_runs``."""
-    store = _store(db)
+    store = Store.of(db)
     rows = store.solve_rows(run_id)
     meta = {r["run_id"]: r for r in store.run_rows()}
     df = pd.DataFrame(rows, columns=["run_id", "idx", "state", "length", "lower_bound", "optimal", "exact",
@@ -72,7 +72,7 @@ def run_summaries(db=None) -> pd.DataFrame:
     and to the lower bound, the share proven optimal, median and max
     seconds, time-outs, and the thesis' means for the grid where it
     published them."""
-    store = _store(db)
+    store = Store.of(db)
     thesis = thesis_means()
     out = []
     for run in store.run_rows():
@@ -111,7 +111,7 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
     if df.empty:
         raise WsdbError("no solver runs stored: run `wsdb eval --n N --c C --count K` first")
     # runs of one method differ by their budget: the labels say it
-    efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in _store(db).run_rows()}
+    efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in Store.of(db).run_rows()}
     grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
     fig, axes = plt.subplots(len(grids), 2, figsize=(11, 3.3 * len(grids)), squeeze=False,
                              constrained_layout=True, gridspec_kw={"width_ratios": [2.2, 1]})
