@@ -458,7 +458,7 @@ def census(puzzle, n, m, c, goal, diameter, method, merge, quiet, as_json):
 
     p = _board(puzzle, n, m, c, goal)
     if merge is not None:
-        if p.name != "wrapslide":
+        if not p.roots:   # a grid of colours grown from its solved states, not another puzzle's goal
             raise WsdbError("--merge is for Wrapslide: it merges colours of a --c grid")
         p = merged(p, merge)
         if p.c == 2 and method is None:

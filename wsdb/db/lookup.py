@@ -88,7 +88,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     n, c, name = puzzle.n, puzzle.c, puzzle.name
     tree = TreeKey.of(puzzle)
     build = store.require_build(tree)
-    eng = engine_for(n, c, len(cells)) if name == "wrapslide" else puzzle_engine_for(puzzle, len(cells))
+    eng = engine_for(n, c, len(cells)) if puzzle.roots else puzzle_engine_for(puzzle, len(cells))   # Wrapslide's, shared
     layout = eng.layout
 
     def damaged(detail: str) -> DamagedError:

@@ -258,7 +258,8 @@ def puzzle_engine(puzzle: Puzzle | SlidingPuzzle) -> Engine | SlidingEngine:
     puzzle's has the lookup half only (its trees come from the ranked table)."""
     if isinstance(puzzle, SlidingPuzzle):
         return SlidingEngine(puzzle)
-    return get_engine(puzzle.n, puzzle.c) if puzzle.name == "wrapslide" else Engine(puzzle)
+    # a puzzle with kinds of root is a Wrapslide grid: one engine per (n, c), shared
+    return get_engine(puzzle.n, puzzle.c) if puzzle.roots else Engine(puzzle)
 
 
 def puzzle_engine_for(puzzle: Puzzle | SlidingPuzzle, states: int) -> Engine | SmallEngine | SlidingEngine:

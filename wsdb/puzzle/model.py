@@ -60,6 +60,11 @@ class Puzzle:
     title: str = ""
 
     @property
+    def board(self) -> str:
+        """The board and what it holds, as a picture's panel names it."""
+        return f"{self.n}x{self.n}, {self.c} " + ("colours" if self.roots else "labels")
+
+    @property
     def subgame(self) -> bool:
         """A coloured variant of a puzzle of distinct pieces (the Rubik's Slide
         thesis' "subgame"): its goal repeats labels, so the largest distance
@@ -79,7 +84,7 @@ class Puzzle:
     def label(self) -> str:
         if self.title:
             return self.title
-        if self.name == "wrapslide":
+        if self.roots:   # a Wrapslide grid: its size and colours
             return f"{self.n}x{self.n} {self.c}-colour"
         return f"{self.name} {self.n}x{self.n} {self.goal}"
 
@@ -107,7 +112,7 @@ class Puzzle:
 
     def move_index(self, name: str) -> int:
         """Index of a move given by name (Wrapslide: thesis notation, ``T1``, ``r3``...)."""
-        if self.name == "wrapslide":
+        if self.roots:   # a Wrapslide grid: the thesis' notation, any case
             return mv.index(self.n, name)
         if name.strip() in self.move_names:
             return self.move_names.index(name.strip())

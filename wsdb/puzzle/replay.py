@@ -43,12 +43,11 @@ def replay(state: str, moves: list[str], puzzle: str = "wrapslide", goal: str | 
 def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> Replay:
     from ..errors import WsdbError
     from .catalog import parse_puzzle_states
-    from .sliding import SlidingPuzzle
 
     ((puzzle, _, cells),) = parse_puzzle_states(name, [state], goal).values()
     frames = [cells[0]]
     for move in names:
-        if isinstance(puzzle, SlidingPuzzle):
+        if puzzle.ranked_only:   # moves that depend on the state: a tile slides into the blank
             if move not in puzzle.move_names:
                 raise WsdbError(f"unknown move {move!r} for sliding: expected one of {' '.join(puzzle.move_names)}")
             after, ok = puzzle.slide(frames[-1][None], puzzle.move_names.index(move))

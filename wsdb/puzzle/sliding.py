@@ -99,6 +99,11 @@ class SlidingPuzzle:
         return self.format(np.arange(self.ncells))
 
     @property
+    def board(self) -> str:
+        """The board and what it holds, as a picture's panel names it."""
+        return f"{self.rows}x{self.cols}, {self.ncells - 1} tiles"
+
+    @property
     def label(self) -> str:
         return f"sliding {self.rows}x{self.cols} {self.goal}"
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..db.store import Store
 from ..errors import WsdbError
-from .figures import levels, orbit_profile, plain, summary
+from .figures import levels, orbit_profile, plain, puzzle_of, summary
 
 STATES = "#3b6ea8"
 CLASSES = "#e08a2c"
@@ -80,7 +80,7 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
             text = f"stored to depth {b.height}; " + ("more lie deeper" if pd.notna(b.more_than) else "deeper unknown")
         ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
                 color=MARK if exact else "#555555")
-        ax.set_title(_panel(puzzle, bn, bc), fontsize=11)
+        ax.set_title(puzzle_of(plain(b.to_dict())).board, fontsize=11)
         ax.set_xlabel("depth (moves from solved)")
         ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))   # at most 15 labels
         ax.grid(axis="y", alpha=0.3)
@@ -106,21 +106,12 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
         for x, v in zip(labels, prof.classes):
             ax.text(x, v * 1.3, f"{v:,}", ha="center", va="bottom", fontsize=7)
         partial = "" if b.complete else f" (depths 0-{b.height})"
-        ax.set_title(_panel(puzzle, bn, bc) + partial, fontsize=11)
+        ax.set_title(puzzle_of(plain(b.to_dict())).board + partial, fontsize=11)
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
     suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
     return save_png(fig, path)
-
-
-def _panel(puzzle: str, n: int, c: int) -> str:
-    """A panel's title: the board and its colours (labels)."""
-    if puzzle == "wrapslide":
-        return f"{n}x{n}, {c} colours"
-    if puzzle == "sliding":   # n rows of c / n cells
-        return f"{n}x{c // n}, {c - 1} tiles"
-    return f"{n}x{n}, {c} labels"
 
 
 def _title(puzzle: str) -> str:

@@ -49,7 +49,7 @@ def board(request: Request, puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Que
     build = _build_of(request.app.state.db, TreeKey.of(p))
     hint = None
     if build is None or not build["complete"]:
-        flags = f" --m {p.cols}" if puzzle == "sliding" else "" if goal is None else f" --goal {p.goal}"
+        flags = f" --m {p.cols}" if p.ranked_only else "" if goal is None else f" --goal {p.goal}"
         hint = f"wsdb build --puzzle {puzzle} --n {n}{flags}"
     symbols = p.symbols
     counts = [p.goal.count(ch) for ch in symbols]
