@@ -58,8 +58,8 @@ def lookup_many(states: list[str], db=None, store=None, puzzle: str = "wrapslide
     store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)
     try:
-        for puzzle, positions, cells in groups.values():
-            for i, ans in zip(positions.tolist(), lookup_grid(store, puzzle, cells)):
+        for board, positions, cells in groups.values():   # ``puzzle`` stays the name asked for
+            for i, ans in zip(positions.tolist(), lookup_grid(store, board, cells)):
                 answers[i] = ans
     finally:
         if opened:
