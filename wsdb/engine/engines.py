@@ -209,7 +209,7 @@ def _quadrant_masks(layout: KeyLayout, puzzle: Puzzle) -> np.ndarray:
     for g in puzzle.maps:   # cell i goes to g's image; a block must land on a block
         if any(frozenset(g[sorted(b)].tolist()) not in blocks for b in blocks):
             return out
-    word, shift = layout._field(np.arange(puzzle.ncells))
+    word, shift = layout.fields()   # the layout is of this puzzle's cells
     for cell in range(puzzle.ncells):
         out[quadrant[cell], 1 - (layout.words - 1 - word[cell])] |= np.uint64(1) << np.uint64(shift[cell])
     return out
