@@ -4,6 +4,7 @@ on the same engine (the sliding-tile puzzle, whose moves depend on the
 state, for the ranked census only)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -29,6 +30,32 @@ OTHERS: dict[str, tuple[Callable[[int, str | None], Puzzle], range, str]] = {
                   "any 2x2 block turns a quarter (Bosch 2020)"),
 }
 NAMES = ("wrapslide",) + tuple(OTHERS) + ("sliding",)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What the command line and the API need to know of a puzzle named by
+    a user before it has a board: the questions its name answers."""
+
+    name: str
+    #: a grid of colours grown from its solved states (Wrapslide): --c, kinds of
+    #: root, the solver's searches; the others grow from a goal, solved from their trees
+    grid: bool
+    #: its boards are picked by rows and columns (--n, --m), with no goal: the sliding puzzle
+    rows_only: bool
+
+    @property
+    def title(self) -> str:
+        """How a picture's title names the puzzle."""
+        return "Wrapslide" if self.grid else self.name
+
+
+def kind(name: str | None) -> Kind:
+    """The :class:`Kind` of the puzzle ``name`` (None: Wrapslide, the
+    default). A name wsdb does not know is another puzzle's, refused by
+    whatever then reads its boards or states, with that reader's message."""
+    name = name or "wrapslide"
+    return Kind(name, grid=name == "wrapslide", rows_only=name == "sliding")
 
 
 def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,

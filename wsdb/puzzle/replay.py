@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from .catalog import kind
 from .text import format_state, parse_state, state_texts
 
 
@@ -29,7 +30,7 @@ def replay(state: str, moves: list[str], puzzle: str = "wrapslide", goal: str | 
     split by spaces or commas) to ``state`` one by one; another puzzle's
     state (``puzzle``, with its ``goal``) in that puzzle's notation."""
     names = [m for arg in moves for m in str(arg).replace(",", " ").split()]
-    if puzzle != "wrapslide":
+    if not kind(puzzle).grid:
         return _replay_other(state, names, puzzle, goal)
     puzzle, cells = parse_state(state)
     frames = [cells]

@@ -46,6 +46,7 @@ import numpy as np
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import format_state, parse_states, wrapslide
+from ..puzzle.catalog import kind
 from ..puzzle.tree_key import TreeKey
 from .effort import metered
 from .guide import Found, Guide, guide_for, tail
@@ -90,7 +91,7 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     the first answer is asked for."""
     check_request(method, time_limit, effort)
     budget = budget_nodes(effort)
-    if puzzle != "wrapslide":
+    if not kind(puzzle).grid:   # another puzzle: solved from its stored tree
         if method not in ("auto", "meet"):
             raise WsdbError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
                             f"middle): expected --method auto or meet, not {method}")

@@ -23,7 +23,7 @@ from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import step
 from ..puzzle import Puzzle, check_grid
-from ..puzzle.catalog import get_puzzle, stored_puzzle
+from ..puzzle.catalog import get_puzzle, kind, stored_puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.tree_key import TreeKey
 
@@ -35,11 +35,11 @@ SIZE_COLUMNS = ["db_bytes", "cache_bytes", "parquet_levels", "parquet_bytes"]
 
 def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None,
             goal: str | None = None) -> list[dict]:
-    if puzzle == "sliding":   # boards of n rows, any width (no --m here)
+    if kind(puzzle).rows_only:   # boards of n rows, any width (no --m here)
         if c is not None or goal is not None:
             raise WsdbError("the sliding puzzle's builds are picked by --n, their number of rows")
         return [b for b in store.build_rows() if b["puzzle"] == puzzle and n in (None, b["n"])]
-    if puzzle not in (None, "wrapslide"):
+    if not kind(puzzle).grid:
         if c is not None:
             raise WsdbError(f"--c is Wrapslide's colour count: pick one {puzzle} build by --n and --goal")
         if n is None:
@@ -55,7 +55,7 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
         check_grid(n, c)
         return [store.require_build(TreeKey.wrapslide(n, c, root or "all"))]   # refuses an unfinished build
     return [b for b in store.build_rows() if (puzzle is None or b["puzzle"] == puzzle)
-            and (root is None or b["root"] == root or b["puzzle"] != "wrapslide")]
+            and (root is None or b["root"] == root or not kind(b["puzzle"]).grid)]
 
 
 def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
@@ -179,7 +179,7 @@ def _one(store: Store, n, c, root, puzzle, goal) -> dict:
     a build row is taken as it is."""
     if isinstance(n, dict):
         return n
-    return _builds(store, n, None if puzzle not in (None, "wrapslide") else c, root, puzzle, goal)[0]
+    return _builds(store, n, c if kind(puzzle).grid else None, root, puzzle, goal)[0]
 
 
 def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | None = None,

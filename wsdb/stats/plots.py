@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..db.store import Store
 from ..errors import WsdbError
+from ..puzzle.catalog import kind
 from .figures import levels, orbit_profile, plain, puzzle_of, summary
 
 STATES = "#3b6ea8"
@@ -28,7 +29,7 @@ def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide"):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if puzzle != "wrapslide":
+    if not kind(puzzle).grid:
         boards = sorted({(int(n), int(c)) for n, c in zip(builds.n, builds.c)})
         fig, axes = plt.subplots(1, len(boards), figsize=(4.2 * len(boards), height), squeeze=False,
                                  constrained_layout=True)
@@ -115,7 +116,7 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
 
 
 def _title(puzzle: str) -> str:
-    return "Wrapslide" if puzzle == "wrapslide" else puzzle
+    return kind(puzzle).title
 
 
 def suptitle(fig, text: str, fontsize: int = 12) -> None:

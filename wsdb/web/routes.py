@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from ..db.lookup import Answer
 from ..errors import WsdbError
 from ..puzzle.catalog import NAMES as PUZZLES
+from ..puzzle.catalog import kind
 from ..puzzle.replay import Replay
 from ..puzzle.tree_key import TreeKey
 from ..solver.solve import Solution
@@ -106,7 +107,7 @@ def random(request: Request, n: int = Query(ge=2, le=64), c: int | None = Query(
 
     db = request.app.state.db
     seed = secrets.randbits(32) if seed is None else seed
-    if puzzle == "wrapslide":
+    if kind(puzzle).grid:
         if c is None:
             raise WsdbError("c: expected the number of colours (2-4)")
         from ..puzzle import wrapslide
