@@ -46,7 +46,7 @@ import numpy as np
 from ..db.store import Store
 from ..errors import WsdbError
 from ..puzzle import format_state, parse_states, wrapslide
-from ..puzzle.catalog import kind
+from ..puzzle.catalog import grouped_states, kind
 from ..puzzle.tree_key import TreeKey
 from .effort import metered
 from .guide import Found, Guide, guide_for, tail
@@ -95,7 +95,7 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
         if method not in ("auto", "meet"):
             raise WsdbError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
                             f"middle): expected --method auto or meet, not {method}")
-        return solve_puzzle_states(states, puzzle, goal, db, time_limit, length_only, store, budget)
+        return solve_puzzle_states(grouped_states(puzzle, states, goal), db, time_limit, length_only, store, budget)
     if goal is not None:
         raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)

@@ -19,7 +19,6 @@ from ..db.store import Store
 from ..engine import puzzle_engine
 from ..errors import WsdbError
 from ..puzzle import Puzzle
-from ..puzzle.catalog import parse_puzzle_states
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
 from . import effort
@@ -30,13 +29,12 @@ from .settings import DEFAULT_EFFORT
 from .tables import Endgame
 
 
-def solve_puzzle_states(states: list[str], puzzle: str, goal: str | None = None, db=None,
-                        time_limit: float | None = None, length_only: bool = False,
+def solve_puzzle_states(groups: dict, db=None, time_limit: float | None = None, length_only: bool = False,
                         store: Store | None = None, budget: float = DEFAULT_EFFORT) -> Iterator:
     """Solutions (:class:`~wsdb.solver.solve.Solution`) of states of another
-    puzzle, in input order, from its stored tree grown from ``goal``.
-    Every state is checked before the first answer, and the tree must exist."""
-    groups = parse_puzzle_states(puzzle, states, goal)
+    puzzle, in input order, from its stored tree: ``groups`` as
+    :func:`wsdb.puzzle.catalog.grouped_states` parses them (every state
+    checked before the first answer); the tree must exist."""
     store = store if store is not None else Store.open(db)
     order = sorted((int(i), p, cells[k]) for p, pos, cells in groups.values() for k, i in enumerate(pos))
     for _, p, _ in order:   # refuse a missing tree before any work
