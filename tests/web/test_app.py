@@ -1,4 +1,4 @@
-"""The JSON API (wsdb/web/app.py): each answer is the CLI's --json for the
+"""The JSON API (wsdb/web/app.py and routes.py): each answer is the CLI's --json for the
 same request, bad input gets the CLI's one line with 400/422, busy gets 503."""
 import json
 
