@@ -17,13 +17,7 @@ from alembic import command
 from alembic.config import Config
 
 import wsdb
-from tests.engine.test_census import (
-    as_permutations,
-    grid_moves_rubeish,
-    plain_bfs,
-    plain_levels,
-    sliding_moves,
-)
+from tests.engine.test_census import as_permutations, grid_moves_rubeish, plain_bfs, plain_levels, sliding_moves
 from wsdb.db.build import build_puzzle, build_sliding
 from wsdb.db.sample import TreeSampler
 from wsdb.db.store import Store

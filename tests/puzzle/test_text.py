@@ -2,14 +2,7 @@
 import pytest
 
 from wsdb.errors import WsdbError
-from wsdb.puzzle import (
-    format_state,
-    format_states,
-    parse_state,
-    parse_states,
-    random_states,
-    wrapslide,
-)
+from wsdb.puzzle import format_state, format_states, parse_state, parse_states, random_states, wrapslide
 
 
 @pytest.mark.parametrize("text", [

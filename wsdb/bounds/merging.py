@@ -54,14 +54,7 @@ from ..engine.engines import Engine
 from ..engine.subsets import word_cells
 from ..errors import DamagedError, WsdbError
 from ..notices import left_at_pace, say, step
-from ..puzzle.model import (
-    Puzzle,
-    merged,
-    merged_colours,
-    merged_goal_count,
-    merged_goal_states,
-    wrapslide,
-)
+from ..puzzle.model import Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
 from . import lifting

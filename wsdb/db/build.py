@@ -17,15 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ..engine import Engine, puzzle_engine
-from ..engine.bfs import (
-    MAX_CLASSES,
-    Counts,
-    Level,
-    Progress,
-    Tree,
-    first_level,
-    next_level,
-)
+from ..engine.bfs import MAX_CLASSES, Counts, Level, Progress, Tree, first_level, next_level
 from ..engine.keys import KeyLayout, sortable
 from ..errors import WsdbError
 from ..puzzle import Puzzle, check_grid, wrapslide
@@ -119,9 +111,7 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     gives every state's distance, and each state's parent is a neighbour
     one closer. One row per state (no symmetry), the same columns as every
     tree, so lookup, solve, random and stats read it as any other."""
-    from ..engine.census import (
-        ranked_table,  # loads the ranking kernels: only this build needs them
-    )
+    from ..engine.census import ranked_table   # loads the ranking kernels: only this build needs them
 
     if puzzle.states > MAX_STATES:
         raise WsdbError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "

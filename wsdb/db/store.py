@@ -24,20 +24,8 @@ from .connection import Writing, check_writable, engine, for_writes, revisions
 from .location import Location, resolve
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import (
-    WRAPSLIDE,
-    bounds,
-    builds,
-    check_slices,
-    check_solutions,
-    class_rows,
-    classes,
-    levels,
-    proof_shares,
-    puzzles,
-    solve_runs,
-    solves,
-)
+from .schema import (WRAPSLIDE, bounds, builds, check_slices, check_solutions, class_rows, classes, levels,
+                     proof_shares, puzzles, solve_runs, solves)
 from .status import builder_alive, finished, required
 
 

@@ -52,14 +52,7 @@ from .effort import metered
 from .guide import Found, Guide, guide_for, tail
 from .methods import METHODS, SEARCHES, by_meet, complete, prove
 from .results import Attempt, Problem, Solution
-from .settings import (
-    DEFAULT_EFFORT,
-    DERIVED,
-    MAX_SOLVE_N,
-    MEET_SHARE,
-    PHASES_FROM,
-    RESERVE,
-)
+from .settings import DEFAULT_EFFORT, DERIVED, MAX_SOLVE_N, MEET_SHARE, PHASES_FROM, RESERVE
 from .stored import solve_puzzle_states
 from .tables import underived
 from .transpositions import transpositions
