@@ -47,10 +47,11 @@ def same_rows(local: Path, dask: Path, n: int, c: int) -> str:
     from wsdb.engine.keys import KeyLayout
 
     a, b = Store.open(local), Store.open(dask)
-    if a.level_rows(TreeKey.wrapslide(n, c)) != b.level_rows(TreeKey.wrapslide(n, c)):
+    tree = TreeKey.wrapslide(n, c)
+    if a.level_rows(tree) != b.level_rows(tree):
         return "levels differ"
     layout = KeyLayout.for_colours(n * n, c)
-    for name, x, y in zip(("reps", "depths", "parents", "orbits"), a.load(TreeKey.wrapslide(n, c), layout), b.load(TreeKey.wrapslide(n, c), layout)):
+    for name, x, y in zip(("reps", "depths", "parents", "orbits"), a.load(tree, layout), b.load(tree, layout)):
         if not np.array_equal(x, y):
             return f"{name} differ"
     return "identical"

@@ -15,14 +15,14 @@ from wsdb.puzzle.tree_key import TreeKey
 
 
 def write_levels(db, n: int, c: int, url: str, partitions: int = 4) -> Manifest:
-    store = Store.open(db)
-    row = store.require_build(TreeKey.wrapslide(n, c))
+    store, tree = Store.open(db), TreeKey.wrapslide(n, c)
+    row = store.require_build(tree)
     layout = get_engine(n, c).layout
     folder = LevelFolder(url)
     man = Manifest("wrapslide", n, c, "all", layout.words, complete=bool(row["complete"]),
                    max_depth=row["max_depth"])
-    for lv in store.level_rows(TreeKey.wrapslide(n, c)):
-        reps, _, parents, orbits = store.load(TreeKey.wrapslide(n, c), layout, depth=lv["depth"])
+    for lv in store.level_rows(tree):
+        reps, _, parents, orbits = store.load(tree, layout, depth=lv["depth"])
         who = owner(reps, partitions)
         counts = []
         for j in range(partitions):
@@ -38,12 +38,12 @@ def write_levels(db, n: int, c: int, url: str, partitions: int = 4) -> Manifest:
 def same_tree(a, b, n: int, c: int) -> tuple[dict, dict]:
     """Levels, classes, parents and the build row's facts identical, row by
     row, in databases ``a`` and ``b``; their build rows."""
-    a, b = Store.open(a), Store.open(b)
-    assert a.level_rows(TreeKey.wrapslide(n, c)) == b.level_rows(TreeKey.wrapslide(n, c))
+    a, b, tree = Store.open(a), Store.open(b), TreeKey.wrapslide(n, c)
+    assert a.level_rows(tree) == b.level_rows(tree)
     layout = get_engine(n, c).layout
-    for x, y in zip(a.load(TreeKey.wrapslide(n, c), layout), b.load(TreeKey.wrapslide(n, c), layout)):
+    for x, y in zip(a.load(tree, layout), b.load(tree, layout)):
         assert np.array_equal(x, y)
-    ra, rb = a.build_row(TreeKey.wrapslide(n, c)), b.build_row(TreeKey.wrapslide(n, c))
+    ra, rb = a.build_row(tree), b.build_row(tree)
     for k in ("complete", "god_number", "height", "classes", "states", "max_depth", "status"):
         assert ra[k] == rb[k], k
     return ra, rb

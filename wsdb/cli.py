@@ -47,7 +47,7 @@ def effort_options(f):
     f = click.option("--time-limit", type=float, default=None, metavar="S",
                      help="Optional cap in seconds per state. The budget is --effort; a cap that "
                           "cuts a search first is said in the answer (it may then differ from run to run).")(f)
-    from .solver.settings import DEFAULT_EFFORT  # constants only: nothing heavy loads
+    from .solver.settings import DEFAULT_EFFORT   # constants only: nothing heavy loads
 
     return click.option("--effort", type=float, default=None, metavar="M",
                         help=f"Work per state, in millions of nodes (default {DEFAULT_EFFORT / 1e6:g}: 8x8 three "

@@ -45,8 +45,9 @@ def test_an_import_stores_the_single_process_rows(source, tmp_path, run, n, c):
     res = run("import", levels[(n, c)], "--db", db, "-q")
     assert res.exit_code == 0, res.output
     same_rows(local, db, n, c)
-    assert Store.open(db).build_row(TreeKey.wrapslide(n, c))["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(TreeKey.wrapslide(n, c))
-                                                                            ["height"] + 1))
+    tree = TreeKey.wrapslide(n, c)
+    assert Store.open(db).build_row(tree)["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(tree)
+                                                                             ["height"] + 1))
     assert run("verify", "--n", n, "--c", c, "--db", db, "-q").exit_code == 0
 
 

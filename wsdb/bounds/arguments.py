@@ -120,10 +120,11 @@ def counting(n: int, c: int) -> Bound:
 def counting_past_tree(store: Store, n: int, c: int) -> list[Bound]:
     """The counting bound from the exact levels of a stored partial tree
     grown from every solved state (module docstring); [] without one."""
-    row = store.finished_build(TreeKey.wrapslide(n, c))
+    tree = TreeKey.wrapslide(n, c)
+    row = store.finished_build(tree)
     if row is None or row["complete"]:
         return []
-    rows = store.level_rows(TreeKey.wrapslide(n, c))
+    rows = store.level_rows(tree)
     depth, level = rows[-1]["depth"], rows[-1]["states"]
     return [_counted(n, c, depth, sum(r["states"] for r in rows), level, tree_depth=depth, level_states=level)]
 
@@ -142,11 +143,12 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
     """Θ(n, c) exactly, from a complete tree: [lower, upper]; [] without one.
     A tree stopped at its depth limit whose levels hold every state is
     complete in fact: its height is the God number."""
-    row = store.finished_build(TreeKey.wrapslide(n, c))
+    tree = TreeKey.wrapslide(n, c)
+    row = store.finished_build(tree)
     god = None if row is None else proven_god_number(row, wrapslide(n, c))
     if god is None:
         return []
-    deepest = store.classes_at_depth(TreeKey.wrapslide(n, c), god, limit=1)[0]["grid"]
+    deepest = store.classes_at_depth(tree, god, limit=1)[0]["grid"]
     command = f"wsdb lookup {deepest}"
     return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
             Bound(n, c, "upper", god, "tree", dict(classes=row["classes"], states=row["states"], height=god),

@@ -88,7 +88,8 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     n, c, name = puzzle.n, puzzle.c, puzzle.name
     tree = TreeKey.of(puzzle)
     build = store.require_build(tree)
-    eng = engine_for(n, c, len(cells)) if puzzle.roots else puzzle_engine_for(puzzle, len(cells))   # Wrapslide's, shared
+    # a Wrapslide grid (it has kinds of root) shares the engines of its (n, c)
+    eng = engine_for(n, c, len(cells)) if puzzle.roots else puzzle_engine_for(puzzle, len(cells))
     layout = eng.layout
 
     def damaged(detail: str) -> DamagedError:

@@ -95,8 +95,9 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     for i, (puzzle, _) in enumerate(parsed):
         if puzzle.n > MAX_SOLVE_N:
             where = f"state {i + 1}: " if len(parsed) > 1 else ""
-            raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to {MAX_SOLVE_N}x{MAX_SOLVE_N} (its "
-                            f"tables are sized for them); `wsdb lookup` answers larger grids whose tree is built")
+            raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to "
+                            f"{MAX_SOLVE_N}x{MAX_SOLVE_N} (its tables are sized for them); `wsdb lookup` answers "
+                            "larger grids whose tree is built")
     store = store if store is not None else Store.open_if_present(db)
     return _solutions(parsed, store, method, time_limit, length_only, budget)
 
@@ -126,7 +127,9 @@ def trees_searched(n: int, c: int) -> list[int]:
 
 def _built(store: Store | None, n: int, c: int) -> set[int]:
     """The colour counts 2..c whose n x n tree the database holds."""
-    return set() if store is None else {k for k in range(2, c + 1) if store.finished_build(TreeKey.wrapslide(n, k)) is not None}
+    if store is None:
+        return set()
+    return {k for k in range(2, c + 1) if store.finished_build(TreeKey.wrapslide(n, k)) is not None}
 
 
 def _unbuilt(n: int, c: int, built: set[int]) -> str | None:

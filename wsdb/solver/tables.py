@@ -192,7 +192,8 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
     scripts hold trees deeper than a solve can afford to wait for), or None
     when there is none. The hashed keys, their depths, the bucket starts and
     any filter are cached beside the database (memory-mapped)."""
-    build = store.finished_build(TreeKey.wrapslide(n, c))
+    tree = TreeKey.wrapslide(n, c)
+    build = store.finished_build(tree)
     if build is None:
         return None
     stored, held, filtered = _heights(n, c, build, derived)
@@ -210,7 +211,7 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
                             + f") from the stored depth {stored}, once per database"
                             + (f", about {DERIVE_MINUTES[n, c]:g} min" if (n, c) in DERIVE_MINUTES else ""))
                     with step(f"reading the {n}x{n} {c}-colour tree", "once per database") as st:
-                        reps, depths = store.keys_and_depths(TreeKey.wrapslide(n, c), eng.layout)
+                        reps, depths = store.keys_and_depths(tree, eng.layout)
                         reps, depths = deepen(eng, reps, depths, stored, held, st)
                         st.status = f"hashing {len(reps):,} keys"
                         index, order = KeyIndex.of(reps)

@@ -94,7 +94,7 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
         share = 0 if url else None if size is None else size * b["classes"] // total
         if share is None:   # a database server
             share = store.tree_bytes(TreeKey.from_row(b))
-        files = derived_files(store.path, b) if puzzle_of(b).roots else []   # the solver derives Wrapslide's
+        files = derived_files(store.path, b) if kind(b["puzzle"]).grid else []   # the solver derives Wrapslide's
         cached = sum(f.stat().st_size for f in files)
         parquet = _parquet_size(url) if url else None
         out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached,
@@ -224,7 +224,8 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     out = []
     for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
         b = plain(row)
-        mine = [r for r in proven if (r["n"], r["c"]) == (b["n"], b["c"]) and puzzle_of(b).roots]   # Wrapslide's bounds
+        grid = kind(b["puzzle"]).grid   # the bounds are Wrapslide's
+        mine = [r for r in proven if grid and (r["n"], r["c"]) == (b["n"], b["c"])]
         out.append({
             "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
                        "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
