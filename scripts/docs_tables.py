@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 import platform
 import re
-import subprocess
 from datetime import date
-from importlib.metadata import version
 from pathlib import Path
+
+from wsdb.version import current as current_version
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,19 +31,10 @@ def machine() -> str:
 
 
 def build() -> str:
-    """The wsdb measured, as a version with its source revision (the local
-    label of a version, as setuptools-scm writes it: '0.1.0+g192142f'),
-    marked '.changes' when the package differs from that revision."""
-    def git(*args):
-        try:
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        except OSError:  # no git on this machine: a copy of the tree measured elsewhere
-            return ""
-    # A copy of the working tree without its history (another machine) is
-    # named by the revision it was copied from, passed in WSDB_REVISION.
-    head = git("rev-parse", "--short", "HEAD") or os.environ.get("WSDB_REVISION") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", "wsdb")
-    return f"{version('wsdb')}+g{head}" + (".changes" if dirty else "")
+    """The wsdb measured: its version with its source revision, as every
+    stored row records it ('0.1.dev462+g46c86ca', '.dDATE' where the
+    checkout has changes; wsdb/version.py)."""
+    return current_version()
 
 
 def provenance(how: str) -> str:

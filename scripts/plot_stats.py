@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wsdb.stats.plots import plot_levels, plot_symmetry
+from wsdb.stats.plots import plot_levels, plot_symmetry, save_figure
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "img"
 
@@ -23,7 +23,8 @@ def main() -> None:
     ap.add_argument("--db", default="db/wsdb.sqlite")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    for path in (plot_levels(args.db, OUT / "levels.png"), plot_symmetry(args.db, OUT / "symmetry.png")):
+    for path in (save_figure(plot_levels(args.db), OUT / "levels.png"),
+                 save_figure(plot_symmetry(args.db), OUT / "symmetry.png")):
         print(f"wrote {path}")
 
 

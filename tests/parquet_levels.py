@@ -28,7 +28,7 @@ def write_levels(db, n: int, c: int, url: str, partitions: int = 4) -> Manifest:
         for j in range(partitions):
             mine = np.flatnonzero(who == j)
             mine = mine[np.argsort(sortable(reps[mine]), kind="stable")]
-            folder.write_part(lv["depth"], j, reps[mine], parents[mine], orbits[mine])
+            folder.write_part(man, lv["depth"], j, reps[mine], parents[mine], orbits[mine])
             counts.append(len(mine))
         man.levels.append(LevelEntry(lv["depth"], partitions, lv["classes"], lv["states"], counts, seconds=0.5))
     folder.write_manifest(man)

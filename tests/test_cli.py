@@ -54,8 +54,10 @@ def test_apply_json(run):
 
 def test_info_lists_builds_and_levels(run, db4):
     assert "4x4 3-colour" in run("info", "--db", db4).stdout
-    levels = json.loads(run("info", "--n", 4, "--c", 2, "--json", "--db", db4).stdout)
-    assert [r["classes"] for r in levels] == [1, 1, 2, 10, 24, 28, 12]
+    lines = run("info", "--n", 4, "--c", 2, "--json", "--db", db4).stdout.splitlines()
+    assert [json.loads(x)["classes"] for x in lines] == [1, 1, 2, 10, 24, 28, 12]   # one object per line
+    builds = [json.loads(x) for x in run("info", "--json", "--db", db4).stdout.splitlines()]
+    assert all(isinstance(b, dict) for b in builds) and {(b["n"], b["c"]) for b in builds} >= {(4, 2), (4, 3)}
 
 
 @pytest.mark.parametrize("args", [

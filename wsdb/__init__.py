@@ -60,8 +60,8 @@ def __getattr__(name: str):
     if name in ("puzzle", "engine", "db", "solver", "bounds", "stats", "web"):   # wsdb.stats.levels(...) after import wsdb
         return import_module(f"wsdb.{name}")
     if name == "__version__":
-        from importlib.metadata import version
-        return version("wsdb")
+        from .version import current
+        return current()
     raise AttributeError(f"module 'wsdb' has no attribute {name!r}")
 
 

@@ -16,7 +16,8 @@ import click
 from .errors import DamagedError, WsdbError
 from .web import settings as web_settings
 
-DB_HELP = "Database file or sqlite:/// URL (default: $WSDB_DB, else db/wsdb.sqlite)."
+DB_HELP = ("The database: a file path, a sqlite:///PATH URL or a postgresql://USER@HOST/NAME URL "
+           "(default: $WSDB_DB, else db/wsdb.sqlite).")
 # the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
 # here would load SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
 METHODS = ("auto", "beam", "thesis", "optimal", "meet", "phases")
@@ -180,8 +181,17 @@ def entry() -> None:
     sys.exit(code)
 
 
+def _show_version(ctx, param, value):
+    """--version: the version every stored row records (wsdb/version.py)."""
+    if value and not ctx.resilient_parsing:
+        from .version import current
+        click.echo(f"wsdb, version {current()}")
+        ctx.exit()
+
+
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="wsdb")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version, with the git revision that made it, and exit.")
 def main():
     """God-number databases and solvers for the puzzle Wrapslide.
 
@@ -517,6 +527,12 @@ def lookup(state, puzzle, goal, m, db, as_json):
     sequence can be checked with `wsdb apply STATE MOVES...`. Another
     puzzle's states are looked up in its tree (`wsdb build --puzzle`),
     e.g. `wsdb lookup --puzzle rubeish 987/654/321`.
+
+    \b
+    Examples:
+      wsdb lookup 1212/3434/1243/3421
+      wsdb random --n 4 --c 4 --count 1000 --seed 1 | wsdb lookup - --json
+      wsdb lookup --puzzle rubeish 987/654/321
     """
     from .db.lookup import lookup_many
 
@@ -668,7 +684,13 @@ def apply(state, moves, puzzle, goal, m, as_json):
     For example `wsdb apply 1212/3434/1243/3421 T1 R1`. With --json: the
     start, the moves, the result, whether it is solved, and every state
     along the way. Another puzzle's moves in its own notation:
-    `wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2`."""
+    `wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2`.
+
+    \b
+    Examples:
+      wsdb apply 1212/3434/1243/3421 T1 R1
+      wsdb apply 1212/3434/1243/3421 T1 R1 --json
+      wsdb apply --puzzle rubeish 987/654/321 c1+1 c2+2"""
     from .puzzle.replay import replay
 
     _check_columns([state], m)
@@ -690,7 +712,13 @@ def verify(n, m, c, root, puzzle, goal, quiet, db, as_json):
     """Prove a stored build right: parents one level up and one move away,
     neighbours at most one level deeper, counts and orbit sizes consistent.
     Exit 1 naming the first violation. Another puzzle's tree with --puzzle
-    (and --goal, or --m for the sliding puzzle)."""
+    (and --goal, or --m for the sliding puzzle).
+
+    \b
+    Examples:
+      wsdb verify --n 4 --c 4
+      wsdb verify --n 6 --c 2 --json
+      wsdb verify --puzzle rubeish --n 3"""
     from dataclasses import asdict
 
     from .db.verify import verify as run_verify
@@ -743,7 +771,14 @@ def info(n, c, root, db, as_json):
     """List stored builds with their size on disk, or with --n/--c the
     classes and states per depth of one build (`wsdb stats` tells more).
     A build kept as Parquet levels (`wsdb build --engine dask`) is listed
-    with the folder or URL of its levels and their size there."""
+    with the folder or URL of its levels and their size there.
+
+    \b
+    Examples:
+      wsdb info                              # every build in db/wsdb.sqlite
+      wsdb info --n 4 --c 4                  # classes and states per depth
+      wsdb info --json | jq -r .god_number   # one JSON object per build, a line each
+      wsdb info --db postgresql://wsdb@db.example/wsdb"""
     from .db.lookup import stored_levels
 
     if n is None and c is None:
@@ -752,8 +787,9 @@ def info(n, c, root, db, as_json):
         from .stats import build_records
 
         rows = build_records(db)
-        if as_json:
-            click.echo(json.dumps(rows))
+        if as_json:   # one object per line, as every --json
+            for r in rows:
+                click.echo(json.dumps(r))
             return
         for r in rows:
             god = f"God number {r['god_number']}" if r["complete"] else f"partial to depth {r['height']}"
@@ -777,7 +813,8 @@ def info(n, c, root, db, as_json):
         raise WsdbError("give both --n and --c, or neither (every build)")
     rows = stored_levels(n, c, db, root)
     if as_json:
-        click.echo(json.dumps(rows))
+        for r in rows:
+            click.echo(json.dumps(r))
         return
     click.echo(f"{'depth':>5} {'classes':>14} {'states':>22}")
     for r in rows:
@@ -802,7 +839,8 @@ STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
 @click.option("--csv", "as_csv", is_flag=True, help="Print a table as CSV (see --table).")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw FILE.png (states per depth, log scale, God number marked) and "
-                   "FILE-symmetry.png (the symmetry profile); with --solves, the runs' lengths and times.")
+                   "FILE-symmetry.png (the symmetry profile); with --solves, the runs' lengths and times. "
+                   "PNG, SVG or PDF by the name's suffix (FILE.svg, FILE.pdf).")
 @click.option("--solves", is_flag=True,
               help="Solver runs stored by `wsdb eval` instead of builds: per run and method the mean "
                    "and max length, gaps to the exact distance and to the lower bound, share proven "
@@ -822,6 +860,12 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
     The same figures from Python: wsdb.stats.summary(db), .levels(db),
     .antipodes(db, n, c), .orbit_profile(db, n, c), as pandas DataFrames;
     in SQL: docs/sql.md.
+
+    \b
+    Examples:
+      wsdb stats                                  # every build
+      wsdb stats --n 4 --c 4 --table levels --csv
+      wsdb stats --n 4 --c 4 --plot levels.svg    # PNG, SVG or PDF by the name
     """
     from .stats import figures
 
@@ -838,11 +882,11 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
     if plot:
         from pathlib import Path
 
-        from .stats.plots import plot_levels, plot_symmetry
+        from .stats.plots import plot_levels, plot_symmetry, save_figure
 
         out = Path(plot)
-        plot_levels(db, out, n, c, root, puzzle, goal)
-        sym = plot_symmetry(db, out.with_name(f"{out.stem}-symmetry{out.suffix or '.png'}"), n, c, root, puzzle, goal)
+        out = save_figure(plot_levels(db, n, c, root, puzzle, goal), out)
+        sym = save_figure(plot_symmetry(db, n, c, root, puzzle, goal), out.with_name(f"{out.stem}-symmetry{out.suffix}"))
         click.echo(f"wsdb: drew {out} and {sym}", err=True)
     if as_csv or (as_json and table):
         df = _stats_table(figures, table or "levels", db, n, c, root, first, given, goal)
@@ -869,7 +913,9 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
     if df.empty:
         raise WsdbError("no solver runs stored yet: run `wsdb eval --n N --c C --count K` first")
     if plot:
-        click.echo(f"wsdb: drew {solves.plot_solves(db, plot)}", err=True)
+        from .stats.plots import save_figure
+
+        click.echo(f"wsdb: drew {save_figure(solves.plot_solves(db), plot)}", err=True)
     if as_csv:
         click.echo(df.to_csv(index=False), nl=False)
         return
@@ -1321,6 +1367,12 @@ def random_cmd(n, c, count, seed, depth, m, puzzle, goal, quiet, db, as_json):
     Another puzzle's moves may reach only some arrangements: its states are
     drawn uniformly from its complete stored tree (`wsdb build --puzzle`),
     e.g. `wsdb random --puzzle rubeish --n 3 --count 5`.
+
+    \b
+    Examples:
+      wsdb random --n 6 --c 3 --count 5 --seed 1
+      wsdb random --n 6 --c 2 --depth 12 --json
+      wsdb random --n 4 --c 4 --count 100 | wsdb lookup -
     """
     from .puzzle.model import drawn, from_tree
     from .puzzle.text import state_texts
@@ -1355,21 +1407,30 @@ def _seed_or_fresh(seed: int | None) -> int:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @grid_options(required=False)
 @columns_option
 @puzzle_options
-@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default=None,
-              help="Default: from FILE's suffix.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl", "parquet"]), default=None,
+              help="Default: from FILE's suffix (.csv, .jsonl, .parquet); csv for -.")
 @quiet_option
 @db_option
 @clean_errors
 def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
-    """Write the classes of one build to FILE (CSV or Parquet): rep, grid,
-    depth, parent, orbit_size. Streams in chunks, so big builds export in
-    bounded memory; the file appears only when it is complete.
-    Parquet needs pyarrow (pip install 'wsdb[parquet]'). Another puzzle's
-    tree with --puzzle (and --goal, or --m for the sliding puzzle)."""
+    """Write the classes of one build to FILE (CSV, JSON lines or Parquet):
+    rep, grid, depth, parent, orbit_size. FILE - is standard output. Streams
+    in chunks, so big builds export in bounded memory; a file appears only
+    when it is complete. A Parquet file names its tree and the wsdb that
+    wrote it in its metadata. Parquet needs pyarrow (pip install
+    'wsdb[parquet]'). Another puzzle's tree with --puzzle (and --goal, or
+    --m for the sliding puzzle).
+
+    \b
+    Examples:
+      wsdb export c4.parquet --n 4 --c 4
+      wsdb export - --n 4 --c 3 | head                      # CSV to standard output
+      wsdb export - --n 4 --c 3 --format jsonl | jq .depth
+      wsdb export tiles.csv --puzzle sliding --n 2 --m 3"""
     from .puzzle.catalog import describe
     from .puzzle.tree_key import TreeKey
     from .stats.export import export as run_export
@@ -1379,4 +1440,8 @@ def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
     board = _board(puzzle, n, m, c, goal)
     rows = run_export(n, c, file, fmt, db, root, puzzle=board)
     what = describe(TreeKey.of(board, root if board.roots else None))[0]
-    click.echo(f"wrote {rows:,} classes of {what} to {file}")
+    if file == "-":   # standard output holds the rows: the summary goes to stderr
+        if not quiet:
+            click.echo(f"wsdb: wrote {rows:,} classes of {what}", err=True)
+    else:
+        click.echo(f"wrote {rows:,} classes of {what} to {file}")

@@ -109,7 +109,7 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
     assert out_a.read_text() == out_b.read_text()
     # info names the levels and their size there: every file's bytes, counted here
     on_disk = sum(f.stat().st_size for f in (tmp_path / "lv").rglob("*") if f.is_file())
-    row, = json.loads(run("info", "--db", db, "--json").output)
+    row, = [json.loads(line) for line in run("info", "--db", db, "--json").output.splitlines()]
     assert (row["parquet_levels"], row["parquet_bytes"], row["db_bytes"]) == (str(tmp_path / "lv"), on_disk, 0)
     assert f"of Parquet levels at {tmp_path / 'lv'};" in run("info", "--db", db).output
     (tmp_path / "lv").rename(tmp_path / "gone")
@@ -130,7 +130,7 @@ def test_a_worker_killed_mid_level_is_retried_by_dask(cluster, local, tmp_path, 
     def kill_one_worker():
         # once depth `after` is recorded the build is in its biggest levels: kill a worker then
         while not killed:
-            man = LevelFolder(str(levels)).manifest() if (levels / "manifest.json").exists() else None
+            man = LevelFolder(str(levels)).manifest() if (levels / "_manifest.json").exists() else None
             if man is not None and man.height >= after:
                 pid = next(iter(client.run(os.getpid).values()))
                 os.kill(pid, signal.SIGKILL)
@@ -155,7 +155,7 @@ def test_a_killed_client_resumes_from_its_last_level(cluster, local, tmp_path, n
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 120
     while time.time() < deadline:
-        if (levels / "manifest.json").exists() and LevelFolder(str(levels)).manifest().height >= after:
+        if (levels / "_manifest.json").exists() and LevelFolder(str(levels)).manifest().height >= after:
             break
         time.sleep(0.05)
     proc.kill()
@@ -191,7 +191,7 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     good = run("lookup", state, "--db", db)
     assert good.exit_code == 0
     # a manifest that disagrees with its files
-    man_path = levels / "manifest.json"
+    man_path = levels / "_manifest.json"
     text = man_path.read_text()
     man = json.loads(text)
     for lv in man["levels"]:   # every file one row short of what the manifest says
@@ -205,7 +205,7 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     man_path.write_text(text)
     assert run("lookup", state, "--db", db).output == good.output
     # a missing partition file
-    part = levels / "depth=03" / "part-00001.parquet"
+    part = levels / "depth_03" / "part-00001.parquet"
     part.rename(tmp_path / "kept.parquet")
     for args in (("lookup", state), ("verify", "--n", 4, "--c", 3, "-q"), ("export", tmp_path / "o.csv",
                                                                          "--n", 4, "--c", 3)):

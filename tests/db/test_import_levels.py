@@ -85,12 +85,12 @@ def test_damaged_levels_are_one_line_and_write_nothing(source, tmp_path, run):
     local, levels = source
     bad = tmp_path / "bad"
     shutil.copytree(levels[(4, 3)], bad)
-    victim = bad / "depth=06" / "part-00002.parquet"
+    victim = bad / "depth_06" / "part-00002.parquet"
     db = tmp_path / "new.sqlite"
     cases = [("a missing file", lambda: victim.unlink(), "part-00002.parquet is missing"),
-             ("a replaced file", lambda: shutil.copy(bad / "depth=07" / "part-00002.parquet", victim),
+             ("a replaced file", lambda: shutil.copy(bad / "depth_07" / "part-00002.parquet", victim),
               "part-00002.parquet holds"),
-             ("no manifest", lambda: (bad / "manifest.json").unlink(), "no manifest.json")]
+             ("no manifest", lambda: (bad / "_manifest.json").unlink(), "no manifest")]
     for what, damage, said in cases:
         damage()
         res = run("import", bad, "--db", db, "-q")

@@ -48,7 +48,7 @@ def test_parquet_with_wide_keys_as_decimal_text(tmp_path):
 def test_failures_leave_no_file_and_keep_an_old_one(db4, tmp_path, monkeypatch):
     with pytest.raises(WsdbError, match="does not exist"):
         export(4, 2, tmp_path / "no" / "x.csv", db=db4)
-    with pytest.raises(WsdbError, match="expected csv or parquet"):
+    with pytest.raises(WsdbError, match="expected csv, jsonl or parquet"):
         export(4, 2, tmp_path / "x.txt", db=db4)
     old = tmp_path / "old.csv"
     old.write_text("precious\n")
@@ -100,3 +100,35 @@ def test_a_long_export_tells_how_far_it_has_got(db4, tmp_path, monkeypatch):
         assert export(4, 3, tmp_path / "p.csv", db=db4, chunk=5000) == 14523
     assert [s.split(" (")[0] for s in counted] == [f"{k:,} of 14,523 classes" for k in (0, 5000, 10000, 14523)]
     assert said[0].startswith("exporting 4x4 3-colour to p.csv") and "done in" in said[-1]
+
+
+def test_jsonl_and_standard_output_hold_the_same_rows(db4, tmp_path, run):
+    import json
+
+    want = stored(db4, 4, 3)
+    res = run("export", "-", "--n", 4, "--c", 3, "--format", "jsonl", "--db", db4)
+    assert res.exit_code == 0 and not (tmp_path / "-").exists()
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert {r["rep"]: (r["depth"], r["parent"], r["orbit_size"]) for r in rows} == want
+    assert "wrote 14,523 classes" in res.stderr
+    csv_out = run("export", "-", "--n", 4, "--c", 3, "--db", db4).stdout.splitlines()
+    assert csv_out[0] == "rep,grid,depth,parent,orbit_size" and len(csv_out) == len(want) + 1
+    out = tmp_path / "c3.jsonl"
+    assert export(4, 3, out, db=db4) == len(want) and len(out.read_text().splitlines()) == len(want)
+
+
+def test_parquet_names_its_tree_and_reads_back_integer_parents(db4, tmp_path):
+    import pandas as pd
+
+    from wsdb.db.parquet_meta import read_tree_metadata
+
+    out = tmp_path / "c3.parquet"
+    export(4, 3, out, db=db4)
+    facts = read_tree_metadata(pq.read_metadata(out).metadata)
+    assert (facts["puzzle"], facts["n"], facts["c"], facts["root"]) == ("wrapslide", "4", "3", "all")
+    assert facts["version"] == wsdb.__version__ and "order 64" in facts["symmetry"]   # 32 maps x 2! colours
+    df = pd.read_parquet(out)
+    assert str(df["parent"].dtype) == "Int64" and str(df["rep"].dtype) == "int64"
+    want = stored(db4, 4, 3)
+    assert {int(r): None if pd.isna(p) else int(p) for r, p in zip(df.rep, df.parent)} == \
+        {r: v[1] for r, v in want.items()}

@@ -153,7 +153,7 @@ def test_stats_json_and_csv_agree_with_the_library(run, db4):
 def test_info_lists_sizes(run, db4):
     out = run("info", "--db", db4).stdout
     assert out.count("on disk") == 3 and "God number 12" in out
-    data = json.loads(run("info", "--json", "--db", db4).stdout)
+    data = [json.loads(line) for line in run("info", "--json", "--db", db4).stdout.splitlines()]
     assert [r["classes"] for r in data] == [78, 14523, 84174] and all(r["db_bytes"] for r in data)
     assert all(r["parquet_levels"] is None and r["parquet_bytes"] is None for r in data)   # rows, not files
 

@@ -1,18 +1,53 @@
-"""The pictures (wsdb/stats/plots.py): real PNG files, one panel per build."""
+"""The pictures (wsdb/stats/plots.py): matplotlib figures, one panel per
+build, drawn without switching the caller's backend; real PNG, SVG and PDF
+files."""
 import pytest
 
 import wsdb
 from wsdb.errors import WsdbError
-from wsdb.stats.plots import plot_levels, plot_symmetry
+from wsdb.stats.plots import plot_levels, plot_symmetry, save_figure
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_both_figures_are_written(db4, tmp_path):
     for draw in (plot_levels, plot_symmetry):
-        out = draw(db4, tmp_path / f"{draw.__name__}.png")
+        out = save_figure(draw(db4), tmp_path / f"{draw.__name__}.png")
         data = out.read_bytes()
         assert data.startswith(PNG) and len(data) > 20_000
+
+
+def test_figures_are_returned_and_the_backend_left_alone(db4):
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    before = matplotlib.get_backend()
+    fig = plot_levels(db4)
+    assert isinstance(fig, Figure)
+    stored = {(b["n"], b["c"]) for b in wsdb.stored_builds(db4)}
+    assert len([ax for ax in fig.axes if ax.axison]) == len(stored)
+    assert matplotlib.get_backend() == before
+
+
+def test_ax_draws_one_build_into_the_callers_axes(db4):
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.subplots()
+    assert plot_symmetry(db4, n=4, c=3, ax=ax) is fig
+    assert ax.get_yscale() == "log" and ax.patches   # the bars are in the caller's axes
+    with pytest.raises(WsdbError, match="one build"):
+        plot_levels(db4, ax=fig.subplots())
+
+
+@pytest.mark.parametrize("suffix,magic", [(".svg", b"<?xml"), (".pdf", b"%PDF")])
+def test_the_suffix_chooses_the_format(db4, tmp_path, suffix, magic, run):
+    res = run("stats", "--plot", tmp_path / f"f{suffix}", "--n", 4, "--c", 3, "--db", db4)
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / f"f{suffix}").read_bytes().startswith(magic)
+    assert (tmp_path / f"f-symmetry{suffix}").read_bytes().startswith(magic)
+    bad = run("stats", "--plot", tmp_path / "f.gif", "--n", 4, "--c", 3, "--db", db4)
+    assert bad.exit_code == 2 and ".png, .svg or .pdf" in bad.stderr and not (tmp_path / "f.gif").exists()
 
 
 def test_the_command_writes_both(run, db4, tmp_path):
@@ -25,12 +60,12 @@ def test_the_command_writes_both(run, db4, tmp_path):
 def test_partial_builds_are_drawn_and_an_empty_database_refused(tmp_path):
     db = tmp_path / "p.sqlite"
     wsdb.build(6, 4, db=db, max_depth=2)
-    assert plot_levels(db, tmp_path / "p.png").exists()
+    assert save_figure(plot_levels(db), tmp_path / "p.png").exists()
     empty = tmp_path / "e.sqlite"
     from wsdb.db.store import Store
     Store.open(empty, create=True)
     with pytest.raises(WsdbError, match="no builds"):
-        plot_levels(empty, tmp_path / "e.png")
+        plot_levels(empty)
 
 
 def test_unwritable_target_is_one_line(run, db4, tmp_path):
@@ -58,5 +93,5 @@ def test_titles_fit_inside_the_figure(panels):
 def test_one_build_draws_a_whole_title(tmp_path):
     db = tmp_path / "one.sqlite"
     wsdb.build(4, 2, db=db)
-    out = plot_symmetry(db, tmp_path / "s.png", n=4, c=2)
+    out = save_figure(plot_symmetry(db, n=4, c=2), tmp_path / "s.png")
     assert out.stat().st_size > 0

@@ -30,7 +30,6 @@ import math
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from importlib.metadata import version
 
 import numpy as np
 
@@ -42,6 +41,7 @@ from ..errors import WsdbError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
+from ..version import current as current_version
 
 #: The game's grid sizes, whose God numbers the bounds are about.
 GRIDS = (4, 6, 8)
@@ -68,7 +68,7 @@ class Bound:
         out = asdict(self)
         out["witness"] = json.dumps(self.witness, separators=(",", ":"))
         out["proven_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        out["version"] = version("wsdb")
+        out["version"] = current_version()
         return out
 
 

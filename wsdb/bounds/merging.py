@@ -42,7 +42,6 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib.metadata import version
 
 import numpy as np
 
@@ -59,6 +58,7 @@ from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
 from . import lifting
 from .arguments import MAX_PHASE_STATES, Bound, check
+from ..version import current as current_version
 
 #: Shortest paths tried per state of the merged grid at its God number
 #: before its liftings that finish at the worst case on every path tried
@@ -407,7 +407,7 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
                     slices=slices, slice=i, states=len(part), unavoidable=count,
                     still=np.ascontiguousarray(here_left, dtype="<u8").tobytes(),
                     seconds=round(took, 3),
-                    checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=version("wsdb")))
+                    checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=current_version()))
         total += count
         still.append(here_left)
         if progress is not None:
@@ -459,7 +459,7 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
         found[text] = row = dict(state=text, n=fine.n, c=fine.c, moves=moves, length=length,
                                  seconds=round(seconds, 3),
                                  solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                 version=version("wsdb"))
+                                 version=current_version())
         if store.writable:
             store.keep_check_solution(row)
 

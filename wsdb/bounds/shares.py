@@ -25,7 +25,6 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib.metadata import version
 from typing import Callable
 
 import numpy as np
@@ -36,6 +35,7 @@ from ..solver.guide import Found, Guide
 from ..solver.ida import search_bound
 from ..solver.settings import IDA_STREAMS, SPREAD_SPLIT, VISIT_SLOTS
 from ..solver.visit_kernels import visit_tables
+from ..version import current as current_version
 
 
 @dataclass
@@ -116,7 +116,7 @@ class Ledger:
             path=r.found.path, meet=None if r.found.meet is None else r.found.meet.tolist(), rest=r.found.rest))
         self.store.add_share(dict(n=self.n, c=self.c, state=self.state, scheme=self.scheme, bound=bound,
                                   shares=shares, share=r.share, answer=answer, next_bound=r.next_bound,
-                                  nodes=r.nodes, seconds=r.seconds, version=version("wsdb"),
+                                  nodes=r.nodes, seconds=r.seconds, version=current_version(),
                                   searched_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))
 
 

@@ -103,9 +103,10 @@ def root_task(url: str, tree: TreeKey, partitions: int) -> list[tuple[int, int]]
     eng = worker_engine(tree)
     level = first_level(eng, tree.root)
     folder = LevelFolder(url)
+    man = Manifest(tree.puzzle, tree.n, tree.c, tree.root, level.reps.shape[1])   # a new folder: this layout
     out = []
     for j, (reps, orbits) in enumerate(split(level.reps, level.orbits.reshape(-1, 1), partitions)):
-        folder.write_part(0, j, reps, np.zeros_like(reps), orbits[:, 0])
+        folder.write_part(man, 0, j, reps, np.zeros_like(reps), orbits[:, 0])
         out.append((len(reps), int(orbits.sum())))
     return out
 
@@ -137,7 +138,7 @@ def merge_task(url: str, tree: TreeKey, man: Manifest, depth: int, j: int, parti
     received = sum(k.nbytes + p.nbytes for k, p in pieces)
     reps, parents = merge_partition(list(pieces), above[0], above[1], words)
     orbits = eng.orbit_sizes(reps) if len(reps) else np.zeros(0, np.int64)
-    written = folder.write_part(depth, j, reps, parents, orbits)
+    written = folder.write_part(man, depth, j, reps, parents, orbits)
     return len(reps), int(orbits.sum()), written, received
 
 

@@ -34,7 +34,7 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     wrong = _not_a_folder(folder)
     man = None if wrong else folder.manifest()
     if man is None:
-        raise WsdbError(f"{url}: {wrong or 'no manifest.json in it'}: expected the levels folder of "
+        raise WsdbError(f"{url}: {wrong or 'no manifest in it'}: expected the levels folder of "
                         "`wsdb build --engine dask --levels DIR`")
     tree_src = ParquetTree(url)
     tree_src.folder.check_rows(man)   # a missing or replaced file is said before anything is written

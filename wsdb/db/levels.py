@@ -2,14 +2,24 @@
 partition (:mod:`wsdb.engine.partition`), and a manifest that records a
 level only once every one of its files is written.
 
-    LEVELS/manifest.json
-    LEVELS/depth=07/part-00013.parquet     rep, parent, orbit_size, depth
+    LEVELS/_manifest.json
+    LEVELS/depth_07/part-00013.parquet     rep, parent, orbit_size, depth
 
 Each file holds one partition's classes sorted by key; a key of W 64-bit
 words is W unsigned columns ``rep_0`` .. (most significant first; one
-column, ``rep``, when it fits a word), and likewise ``parent``. LEVELS is a
-folder or any fsspec URL (``file://``, ``memory://``, ``s3://`` ... where
+column, ``rep``, when it fits a word), and likewise ``parent`` (null at
+depth 0, where the roots have none). Each file's key-value metadata names
+its tree and the wsdb that wrote it (:mod:`wsdb.db.parquet_meta`). LEVELS is
+a folder or any fsspec URL (``file://``, ``memory://``, ``s3://`` ... where
 its package is installed), so an object store needs no code here.
+
+The layout is what readers expect of a Parquet dataset: the manifest's name
+starts with ``_``, which pyarrow, pandas and Dask pass over, and the depth
+folders are not hive partitions (``depth=07``), which would clash with the
+``depth`` column; so ``pandas.read_parquet(LEVELS)``, Dask's, pyarrow's
+dataset with ``partitioning="hive"`` and DuckDB's ``read_parquet`` each read
+the whole tree in one call. Folders of the first layout (``manifest.json``,
+``depth=07``, format 1) are still read, and resumed in their own layout.
 
 The manifest is the truth: files of a depth it does not list are an
 unfinished level, written again by the next run. A reader checks each file
@@ -30,8 +40,9 @@ from ..engine.partition import owner
 from ..errors import DamagedError, WsdbError
 from ..puzzle.tree_key import TreeKey
 
-MANIFEST = "manifest.json"
-FORMAT = 1
+MANIFEST = {2: "_manifest.json", 1: "manifest.json"}   # by format, newest first
+FORMAT = 2
+DEPTH_FOLDER = {2: "depth_{:02d}", 1: "depth={:02d}"}
 
 
 @dataclass
@@ -77,8 +88,8 @@ class Manifest:
     def from_json(cls, text: str, label: str) -> "Manifest":
         try:
             raw = json.loads(text)
-            if raw.get("format") != FORMAT:
-                raise ValueError(f"format {raw.get('format')!r}, expected {FORMAT}")
+            if raw.get("format") not in MANIFEST:
+                raise ValueError(f"format {raw.get('format')!r}, expected one of {', '.join(map(str, MANIFEST))}")
             raw["levels"] = [LevelEntry(**lv) for lv in raw["levels"]]
             man = cls(**raw)
         except (ValueError, TypeError, KeyError, AttributeError) as e:
@@ -123,28 +134,30 @@ class LevelFolder:
         return posixpath.join(self.root, *parts)
 
     @staticmethod
-    def part_name(depth: int, j: int) -> str:
-        return f"depth={depth:02d}/part-{j:05d}.parquet"
+    def part_name(man: Manifest, depth: int, j: int) -> str:
+        return f"{DEPTH_FOLDER[man.format].format(depth)}/part-{j:05d}.parquet"
 
     # ---- the manifest ------------------------------------------------------
 
     def manifest(self) -> Manifest | None:
-        """The manifest, or None where the folder holds none yet."""
-        try:
-            text = self.fs.cat_file(self.path(MANIFEST)).decode()
-        except FileNotFoundError:
-            return None
-        except OSError as e:
-            raise WsdbError(f"{self.label}: the manifest cannot be read ({e})") from None
-        return Manifest.from_json(text, self.label)
+        """The manifest (of either layout), or None where the folder holds none yet."""
+        for name in MANIFEST.values():
+            try:
+                text = self.fs.cat_file(self.path(name)).decode()
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                raise WsdbError(f"{self.label}: the manifest cannot be read ({e})") from None
+            return Manifest.from_json(text, self.label)
+        return None
 
     def write_manifest(self, man: Manifest) -> None:
         """Replace the manifest in one step: a new file renamed over the old
         on a file system, one PUT on an object store."""
-        tmp = self.path(MANIFEST + ".new")
+        tmp = self.path("_" + MANIFEST[man.format] + ".new")
         try:
             self.fs.pipe_file(tmp, man.to_json().encode())
-            self.fs.mv(tmp, self.path(MANIFEST))
+            self.fs.mv(tmp, self.path(MANIFEST[man.format]))
         except OSError as e:
             raise WsdbError(f"{self.label}: cannot write the manifest ({e.strerror or e})") from None
 
@@ -161,22 +174,31 @@ class LevelFolder:
 
     # ---- partition files ---------------------------------------------------
 
-    def write_part(self, depth: int, j: int, reps: np.ndarray, parents: np.ndarray, orbits: np.ndarray) -> int:
-        """Write one partition's sorted classes; returns the bytes written."""
+    def write_part(self, man: Manifest, depth: int, j: int, reps: np.ndarray, parents: np.ndarray,
+                   orbits: np.ndarray) -> int:
+        """Write one partition's sorted classes, in ``man``'s layout and
+        naming its tree; returns the bytes written."""
         import pyarrow as pa
         import pyarrow.parquet as pq
+
+        from ..puzzle.catalog import stored_puzzle
+        from .parquet_meta import tree_metadata, with_metadata
 
         words = reps.shape[1]
         cols = {}
         for name, keys in (("rep", reps), ("parent", parents)):
             for w, col in enumerate(key_columns(name, words)):
-                cols[col] = pa.array(np.ascontiguousarray(keys[:, w]), pa.uint64())
+                cols[col] = pa.array(np.ascontiguousarray(keys[:, w]), pa.uint64(),
+                                     mask=np.ones(len(keys), bool) if name == "parent" and depth == 0 else None)
         cols["orbit_size"] = pa.array(orbits.astype(np.int64))
         cols["depth"] = pa.array(np.full(len(reps), depth, np.int16))
-        path = self.path(self.part_name(depth, j))
+        table = pa.table(cols)
+        facts = dict(tree_metadata(man.tree, stored_puzzle(man.tree)), **{"wsdb.depth": str(depth)})
+        table = table.cast(with_metadata(table.schema, facts, dict.fromkeys(key_columns("parent", words), "UInt64")))
+        path = self.path(self.part_name(man, depth, j))
         self.fs.makedirs(posixpath.dirname(path), exist_ok=True)
         with self.fs.open(path, "wb") as f:
-            pq.write_table(pa.table(cols), f, compression="zstd")
+            pq.write_table(table, f, compression="zstd")
         return self.fs.size(path)
 
     def read_part(self, man: Manifest, depth: int, j: int, parents: bool = True):
@@ -185,11 +207,11 @@ class LevelFolder:
         import pyarrow.parquet as pq
 
         want = key_columns("rep", man.words) + (key_columns("parent", man.words) if parents else []) + ["orbit_size"]
-        table = self._checked(depth, j, man.levels[depth].rows[j],
+        table = self._checked(man, depth, j, man.levels[depth].rows[j],
                               lambda f: pq.read_table(f, columns=want, use_threads=False))
 
-        def keys(prefix):
-            return np.stack([table.column(col).to_numpy() for col in key_columns(prefix, man.words)],
+        def keys(prefix):   # the roots' null parents (format 2) read as 0, as format 1 stored them
+            return np.stack([table.column(col).fill_null(0).to_numpy() for col in key_columns(prefix, man.words)],
                             axis=1).astype(np.uint64)
         return keys("rep"), keys("parent") if parents else None, table.column("orbit_size").to_numpy()
 
@@ -201,13 +223,13 @@ class LevelFolder:
 
         for entry in man.levels:
             for j, rows in enumerate(entry.rows):
-                self._checked(entry.depth, j, rows, pq.read_metadata)
+                self._checked(man, entry.depth, j, rows, pq.read_metadata)
 
-    def _checked(self, depth: int, j: int, rows: int, read):
+    def _checked(self, man: Manifest, depth: int, j: int, rows: int, read):
         """``read(file)`` of one partition file (a table or its footer),
         which must be there and hold the ``rows`` the manifest lists; damage
         otherwise, naming the file."""
-        name = self.part_name(depth, j)
+        name = self.part_name(man, depth, j)
         try:
             with self.fs.open(self.path(name), "rb") as f:
                 got = read(f)
@@ -221,10 +243,12 @@ class LevelFolder:
         return got
 
     def remove_depth(self, depth: int) -> None:
-        """Remove a depth's files (an unfinished level, before it is written again)."""
-        path = self.path(f"depth={depth:02d}")
-        if self.fs.exists(path):
-            self.fs.rm(path, recursive=True)
+        """Remove a depth's files (an unfinished level, before it is written
+        again), in either layout."""
+        for folder in DEPTH_FOLDER.values():
+            path = self.path(folder.format(depth))
+            if self.fs.exists(path):
+                self.fs.rm(path, recursive=True)
 
 
 class ParquetTree:
@@ -282,7 +306,7 @@ class ParquetTree:
         for lv in man.levels:
             for j in range(lv.partitions):
                 r, p, o = self.folder.read_part(man, lv.depth, j)
-                name = self.folder.part_name(lv.depth, j)
+                name = self.folder.part_name(man, lv.depth, j)
                 key = sortable(r)
                 # != works on the structured view of two-word keys, where > does not
                 if len(key) > 1 and not ((np.sort(key) == key).all() and (key[1:] != key[:-1]).all()):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 import time
 from datetime import datetime, timezone
-from importlib.metadata import version
 from typing import Iterable, Iterator
 
 from ..engine import Engine
@@ -25,6 +24,7 @@ from ..errors import WsdbError
 from ..puzzle.tree_key import TreeKey
 from .status import builder_alive, this_builder, unfinished
 from .store import Store
+from ..version import current as current_version
 
 
 class TreeWriter:
@@ -82,7 +82,7 @@ class TreeWriter:
         in one transaction; ``extra`` adds build columns (``levels``)."""
         self.row = dict(puzzle=self.tree.puzzle, n=self.tree.n, c=self.tree.c, root=self.tree.root,
                         complete=False, max_depth=max_depth, height=0, god_number=None, classes=level.classes,
-                        states=level.states, seconds=0.0, version=version("wsdb"), built_at=_now(),
+                        states=level.states, seconds=0.0, version=current_version(), built_at=_now(),
                         status="building", builder=this_builder(), symbols=self.symbols or None, **extra)
         self.store.begin_tree(self.row, self.level_row(level), columns)
         self._said(level)

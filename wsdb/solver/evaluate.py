@@ -15,7 +15,6 @@ import os
 import platform
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from importlib.metadata import version
 from typing import Callable
 
 from ..db.location import resolve
@@ -26,6 +25,7 @@ from ..puzzle import check_grid, format_states, random_states, wrapslide
 from .results import Solution
 from .settings import BEAM_WIDTH, DEFAULT_WIDTH, MEET_CHILDREN, NODE_COSTS
 from .solve import budget_nodes, check_request, iter_solve
+from ..version import current as current_version
 
 
 @dataclass
@@ -96,7 +96,7 @@ class Evaluation:
                                effort=self.effort)
         run_id = store.start_run({
             "n": n, "c": c, "method": method, "params": json.dumps(method_params(n, c, method, self.limit, self.effort)),
-            "seed": self.seed, "count": self.count, "version": version("wsdb"), **machine(),
+            "seed": self.seed, "count": self.count, "version": current_version(), **machine(),
             "started_at": _now(), "runner": this_builder()})
         stored, status = 0, "interrupted"
         try:

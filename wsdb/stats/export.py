@@ -1,4 +1,4 @@
-"""Export a stored build's classes to CSV or Parquet, in bounded memory.
+"""Export a stored build's classes to CSV, JSON lines or Parquet, in bounded memory.
 
 Rows stream from the database a chunk at a time (``Store.iter_classes``)
 and are appended to the file, so 6x6 two colours (2.95 M classes) or a
@@ -8,16 +8,24 @@ failed export leaves no half-written file and does not touch an old one.
 
 Columns: ``rep`` and ``parent`` (the keys; decimal text for keys wider than
 63 bits, which neither CSV readers nor Parquet's int64 hold), ``grid``,
-``depth``, ``orbit_size``. Parquet needs pyarrow (``pip install 'wsdb[parquet]'``).
+``depth``, ``orbit_size``. Parquet needs pyarrow (``pip install 'wsdb[parquet]'``);
+its file names the tree and the wsdb that wrote it in its key-value
+metadata, and ``parent`` (null for the roots) reads back in pandas as a
+nullable integer (:mod:`wsdb.db.parquet_meta`). ``-`` for the path writes
+to standard output (CSV unless a format is given).
 """
 from __future__ import annotations
 
 import csv
 import importlib.util
+import io
+import json
 import os
+import sys
 from pathlib import Path
 
 from ..engine.keys import KeyLayout
+from ..db.parquet_meta import tree_metadata, with_metadata
 from ..db.store import Store
 from ..errors import WsdbError
 from ..notices import step
@@ -25,41 +33,41 @@ from ..puzzle import check_grid, wrapslide
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
 
-FORMATS = ("csv", "parquet")
+FORMATS = ("csv", "jsonl", "parquet")
+STDOUT = "-"
 COLUMNS = ["rep", "grid", "depth", "parent", "orbit_size"]
 
 
 def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, root: str = "all",
            chunk: int = 100_000, puzzle=None) -> int:
-    """Write the (n, c) classes to ``path``; returns the number of rows.
-    ``fmt`` defaults to the file's suffix (.csv or .parquet). With
-    ``puzzle`` (another puzzle's definition, docs/puzzles.md) its tree
-    instead, grids in its own notation (n and c then are not read)."""
+    """Write the (n, c) classes to ``path`` (``"-"``: standard output);
+    returns the number of rows. ``fmt`` defaults to the file's suffix
+    (.csv, .jsonl or .parquet; csv for standard output). With ``puzzle``
+    (another puzzle's definition, docs/puzzles.md) its tree instead, grids
+    in its own notation (n and c then are not read)."""
     if puzzle is None:
         check_grid(n, c)
         puzzle = wrapslide(n, c)
+    to_stdout = str(path) == STDOUT
     path = Path(path)
-    fmt = fmt or path.suffix.lstrip(".").lower()
+    fmt = fmt or ("csv" if to_stdout else path.suffix.lstrip(".").lower())
     if fmt not in FORMATS:
-        raise WsdbError(f"export format {fmt!r}: expected csv or parquet (or a file ending in .csv or .parquet)")
+        raise WsdbError(f"export format {fmt!r}: expected csv, jsonl or parquet (or a file ending in .csv, "
+                        ".jsonl or .parquet)")
     if fmt == "parquet" and importlib.util.find_spec("pyarrow") is None:
         raise WsdbError("Parquet export needs pyarrow: pip install 'wsdb[parquet]' (or use --format csv)")
+    if to_stdout:
+        if fmt == "parquet" and sys.stdout.isatty():
+            raise WsdbError("Parquet is binary: give a file name, or send standard output into a pipe or a file")
+        return _export_to(None, fmt, puzzle, db, root, chunk)
     if not path.parent.is_dir():
         raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
     if path.exists() and not path.is_file():   # the file is renamed into place: never over a device or pipe
         raise WsdbError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
                         "pipe); expected a file name")
-    store = Store.of(db)
-    tree = TreeKey.of(puzzle, root if puzzle.roots else None)
-    total = store.require_build(tree)["classes"]
-    layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
-    wide = not layout.sql_integer
     tmp = path.with_name(f".{path.name}.part")
     try:
-        with step(f"exporting {puzzle.label} to {path.name}") as st:
-            rows = _counted((_with_grids(part, layout, puzzle, wide)
-                             for part in store.iter_classes(tree, chunk)), st, total)
-            count = _write_csv(tmp, rows) if fmt == "csv" else _write_parquet(tmp, rows, wide)
+        count = _export_to(tmp, fmt, puzzle, db, root, chunk, path.name)
         tmp.replace(path)
     except OSError as e:
         raise WsdbError(f"cannot write {path}: {e.strerror or e}") from None
@@ -67,6 +75,21 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         if tmp.exists():
             tmp.unlink()
     return count
+
+
+def _export_to(tmp: Path | None, fmt: str, puzzle, db, root: str, chunk: int, name: str = "standard output") -> int:
+    """Stream the tree's rows into ``tmp`` (None: standard output)."""
+    store = Store.of(db)
+    tree = TreeKey.of(puzzle, root if puzzle.roots else None)
+    total = store.require_build(tree)["classes"]
+    layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
+    wide = not layout.sql_integer
+    with step(f"exporting {puzzle.label} to {name}") as st:
+        rows = _counted((_with_grids(part, layout, puzzle, wide) for part in store.iter_classes(tree, chunk)),
+                        st, total)
+        if fmt == "parquet":
+            return _write_parquet(tmp, rows, wide, tree_metadata(tree, puzzle))
+        return (_write_csv if fmt == "csv" else _write_jsonl)(tmp, rows)
 
 
 def _counted(chunks, st, total: int):
@@ -92,28 +115,63 @@ def _with_grids(part: list[tuple], layout: KeyLayout, puzzle, wide: bool) -> lis
     return list(zip(reps, grids, depths, parents, orbits))
 
 
-def _write_csv(path: Path, chunks) -> int:
+class _Opened:
+    """A file to write, or standard output (left open, flushed)."""
+
+    def __init__(self, path: Path | None, binary: bool = False):
+        self.path, self.binary = path, binary
+
+    def __enter__(self):
+        if self.path is None:
+            return sys.stdout.buffer if self.binary else sys.stdout
+        self.f = open(self.path, "wb") if self.binary else open(self.path, "w", newline="")
+        return self.f
+
+    def __exit__(self, *exc):
+        if self.path is None:
+            (sys.stdout.buffer if self.binary else sys.stdout).flush()
+            return
+        with self.f:
+            if exc[0] is None:   # on disk before the rename that shows it
+                self.f.flush()
+                os.fsync(self.f.fileno())
+
+
+def _write_csv(path: Path | None, chunks) -> int:
     count = 0
-    with open(path, "w", newline="") as f:
+    with _Opened(path) as f:
         out = csv.writer(f)
         out.writerow(COLUMNS)
         for part in chunks:
             out.writerows(part)
             count += len(part)
-        f.flush()
-        os.fsync(f.fileno())
     return count
 
 
-def _write_parquet(path: Path, chunks, wide: bool) -> int:
+def _write_jsonl(path: Path | None, chunks) -> int:
+    """One JSON object per line, keys as in CSV (wide keys as decimal text)."""
+    count = 0
+    with _Opened(path) as f:
+        for part in chunks:
+            buf = io.StringIO()
+            for row in part:
+                buf.write(json.dumps(dict(zip(COLUMNS, row)), separators=(",", ":")))
+                buf.write("\n")
+            f.write(buf.getvalue())
+            count += len(part)
+    return count
+
+
+def _write_parquet(path: Path | None, chunks, wide: bool, facts: dict[str, str]) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     key = pa.string() if wide else pa.int64()
     schema = pa.schema([("rep", key), ("grid", pa.string()), ("depth", pa.int16()),
                         ("parent", key), ("orbit_size", pa.int64())])
+    schema = with_metadata(schema, facts, {} if wide else {"parent": "Int64"})
     count = 0
-    with pq.ParquetWriter(path, schema) as writer:
+    with _Opened(path, binary=True) as f, pq.ParquetWriter(f, schema) as writer:
         for part in chunks:
             columns = list(zip(*part))
             writer.write_table(pa.table([pa.array(col, type=t.type) for col, t in zip(columns, schema)],

@@ -1,14 +1,22 @@
-"""Pictures of stored builds (matplotlib, headless).
+"""Pictures of stored builds, as matplotlib figures.
 
 * :func:`plot_levels`: states per depth on a log scale, one panel per built
   (n, c) laid out by grid size (rows) and colour count (columns), the God
   number marked, or the depth where a partial tree stops.
 * :func:`plot_symmetry`: the symmetry profile, how many classes are fixed by
   1, 2, 4, ... symmetries, on the same layout.
+
+Each returns its :class:`matplotlib.figure.Figure` and draws into the
+caller's axes with ``ax=`` (one build), as pandas' plots do. A figure is
+made without pyplot, so the caller's backend (a notebook's inline one) is
+never switched and no window opens; a notebook shows the returned figure.
+:func:`save_figure` writes one as PNG, SVG or PDF by the file's name (the
+CLI's ``--plot``).
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -21,24 +29,38 @@ STATES = "#3b6ea8"
 CLASSES = "#e08a2c"
 MARK = "#b8322f"
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
-def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide"):
+
+FORMATS = ("png", "svg", "pdf")
+
+
+def new_figure(rows: int, cols: int, width: float, height: float, **kwargs):
+    """A figure of rows x cols panels, made without pyplot (so no backend
+    is chosen or switched, and nothing is kept open): (figure, axes)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.subplots(rows, cols, squeeze=False, **kwargs)
+
+
+def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide", ax=None):
     """Panels in a grid of sizes (rows) by colour counts (columns) for
-    Wrapslide; one row, a panel a build, for the other puzzles."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    Wrapslide; one row, a panel a build, for the other puzzles; or the
+    caller's ``ax`` for a single build."""
+    if ax is not None:
+        if len(builds) != 1:
+            raise WsdbError(f"ax= draws one build, and {len(builds)} are stored: give n and c (and the puzzle)")
+        return ax.figure, {(int(builds.n.iloc[0]), int(builds.c.iloc[0])): (ax, builds.iloc[0])}
     if not kind(puzzle).grid:
         boards = sorted({(int(n), int(c)) for n, c in zip(builds.n, builds.c)})
-        fig, axes = plt.subplots(1, len(boards), figsize=(4.2 * len(boards), height), squeeze=False,
-                                 constrained_layout=True)
+        fig, axes = new_figure(1, len(boards), 4.2 * len(boards), height)
         return fig, {(n, c): (axes[0][j], builds[(builds.n == n) & (builds.c == c)].iloc[0])
                      for j, (n, c) in enumerate(boards)}
     ns = sorted(int(x) for x in builds.n.unique())
     cs = sorted(int(x) for x in builds.c.unique())
-    fig, axes = plt.subplots(len(ns), len(cs), figsize=(4.2 * len(cs), height * len(ns)), squeeze=False,
-                             constrained_layout=True)
+    fig, axes = new_figure(len(ns), len(cs), 4.2 * len(cs), height * len(ns))
     panels = {}
     for i, n in enumerate(ns):
         for j, c in enumerate(cs):
@@ -59,13 +81,13 @@ def _builds(db, n: int | None, c: int | None, root: str, puzzle: str, goal: str 
     return store, builds
 
 
-def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, c: int | None = None,
-                root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
-    """Write the states-per-depth figure of one puzzle's builds to ``path``
-    (PNG); returns it."""
+def plot_levels(db=None, n: int | None = None, c: int | None = None, root: str = "all",
+                puzzle: str = "wrapslide", goal: str | None = None, *, ax=None) -> Figure:
+    """The states-per-depth figure of one puzzle's builds (one with ``n``
+    and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
     lv = levels(store, n, c, root, puzzle, goal)
-    fig, panels = _figure(builds, 3.2, puzzle)
+    fig, panels = _figure(builds, 3.2, puzzle, ax)
     for (bn, bc), (ax, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
         ax.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
@@ -88,16 +110,17 @@ def plot_levels(db=None, path: str | Path = "levels.png", n: int | None = None, 
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
-    return save_png(fig, path)
+    if ax is None:   # the caller's axes keep the caller's titles
+        suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
+    return fig
 
 
-def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = None, c: int | None = None,
-                  root: str = "all", puzzle: str = "wrapslide", goal: str | None = None) -> Path:
-    """Write the symmetry-profile figure of one puzzle's builds to ``path``
-    (PNG); returns it."""
+def plot_symmetry(db=None, n: int | None = None, c: int | None = None, root: str = "all",
+                  puzzle: str = "wrapslide", goal: str | None = None, *, ax=None) -> Figure:
+    """The symmetry-profile figure of one puzzle's builds (one with ``n``
+    and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
-    fig, panels = _figure(builds, 3.0, puzzle)
+    fig, panels = _figure(builds, 3.0, puzzle, ax)
     for (bn, bc), (ax, b) in panels.items():
         prof = orbit_profile(store, plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
@@ -111,8 +134,9 @@ def plot_symmetry(db=None, path: str | Path = "symmetry.png", n: int | None = No
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
-    suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
-    return save_png(fig, path)
+    if ax is None:
+        suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
+    return fig
 
 
 def _title(puzzle: str) -> str:
@@ -128,14 +152,17 @@ def suptitle(fig, text: str, fontsize: int = 12) -> None:
     fig.suptitle(textwrap.fill(text, chars), fontsize=fontsize)
 
 
-def save_png(fig, path) -> Path:
-    import matplotlib.pyplot as plt
-
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` as PNG, SVG or PDF, by the file's suffix
+    (none: PNG, the suffix added); returns the path written."""
     path = Path(path)
+    fmt = path.suffix.lstrip(".").lower()
+    if not fmt:
+        path, fmt = path.with_suffix(".png"), "png"
+    if fmt not in FORMATS:
+        raise WsdbError(f"cannot draw {path.name}: expected a file ending in .png, .svg or .pdf")
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, format=fmt)
     except OSError as e:
         raise WsdbError(f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        plt.close(fig)
     return path

@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..db.store import Store
 from ..errors import WsdbError
-from .plots import save_png
+from .plots import new_figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "effort", "params", "version", "status", "started_at", "cores",
                    "states", "mean_length", "max_length", "mean_lower_bound", "known_exact", "mean_gap_exact",
@@ -96,25 +100,30 @@ def run_summaries(db=None) -> pd.DataFrame:
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
 
-def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
-    """Write the runs' picture to ``path`` (PNG): for each grid, the length
-    distribution of each run side by side with a reference, each state's
-    exact distance where any run knows it, else the best lower bound any
-    run proved for it, and the seconds per state on a log scale."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot_solves(db=None, n: int | None = None, c: int | None = None, *, ax=None) -> Figure:
+    """The runs' picture: for each grid (one with ``n`` and ``c``), the
+    length distribution of each run side by side with a reference, each
+    state's exact distance where any run knows it, else the best lower
+    bound any run proved for it, and the seconds per state on a log scale.
+    ``ax``: a pair of the caller's axes (lengths, times) for one grid."""
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
     df = solves(db)
+    if n is not None:
+        df = df[(df.n == n) & ((df.c == c) if c is not None else True)]
     if df.empty:
-        raise WsdbError("no solver runs stored: run `wsdb eval --n N --c C --count K` first")
+        raise WsdbError("no solver runs stored" + (f" for {n}x{n}" if n is not None else "")
+                        + ": run `wsdb eval --n N --c C --count K` first")
     # runs of one method differ by their budget: the labels say it
     efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in Store.of(db).run_rows()}
     grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
-    fig, axes = plt.subplots(len(grids), 2, figsize=(11, 3.3 * len(grids)), squeeze=False,
-                             constrained_layout=True, gridspec_kw={"width_ratios": [2.2, 1]})
+    if ax is not None:
+        if len(grids) != 1 or len(ax) != 2:
+            raise WsdbError("ax= is a pair of axes (lengths, times) for one grid: give n and c")
+        fig, axes = ax[0].figure, [list(ax)]
+    else:
+        fig, axes = new_figure(len(grids), 2, 11, 3.3 * len(grids), gridspec_kw={"width_ratios": [2.2, 1]})
     for (n, c), (left, right) in zip(grids, axes):
         mine = df[(df.n == n) & (df.c == c)]
         run_ids = sorted(mine.run_id.unique())
@@ -152,7 +161,7 @@ def plot_solves(db=None, path: str | Path = "solves.png") -> Path:
         right.yaxis.set_minor_formatter(_plain_log(labelOnlyBase=False, minor_thresholds=(1, 0.4)))
         right.set_ylabel("seconds per state")
         right.set_title("time per state")
-    return save_png(fig, path)
+    return fig
 
 
 def _plain_log(**kwargs):
