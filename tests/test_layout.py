@@ -11,7 +11,7 @@ PACKAGE = Path(wsdb.__file__).parent
 #: lower imports nothing higher; errors.py is the shared base of all layers. A
 #: floor of several packages (bounds beside stats) holds neighbours that import
 #: nothing from each other.
-LAYERS = [("errors",), ("notices",), ("puzzle",), ("engine",), ("db",), ("solver",), ("bounds", "stats")]
+LAYERS = [("errors", "version"), ("notices",), ("puzzle",), ("engine",), ("db",), ("solver",), ("bounds", "stats")]
 TOP = len(LAYERS)   # cli, web, the package __init__ and anything else on top
 
 

@@ -41,7 +41,8 @@ if _COMMAND and _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:
 
 from importlib import import_module  # noqa: E402  (after the handler, above)
 
-from .errors import WsdbError  # noqa: E402
+from .errors import (  # noqa: E402
+    ClusterError, DamagedError, InputError, MissingDatabaseError, NotBuiltError, StateError, StorageError, WsdbError)
 
 # Loaded when first used: importing the package costs nothing, so the
 # command line starts at once (and Ctrl-C in its first moments is handled,
@@ -66,4 +67,10 @@ def __getattr__(name: str):
 
 
 __all__ = ["build", "lookup", "lookup_many", "stored_builds", "stored_levels", "solve", "solve_many",
-           "verify", "parse_state", "format_state", "random_states", "wrapslide", "WsdbError"]
+           "verify", "parse_state", "format_state", "random_states", "wrapslide", "WsdbError", "InputError",
+           "StateError", "NotBuiltError", "MissingDatabaseError", "StorageError", "ClusterError", "DamagedError"]
+
+
+def __dir__() -> list[str]:
+    """What tab completion offers: the lazy functions too (they are loaded on first use)."""
+    return sorted(set(globals()) | set(__all__) | {"__version__"})

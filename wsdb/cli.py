@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .errors import DamagedError, WsdbError
+from .errors import WsdbError, InputError, NotBuiltError, MissingDatabaseError, DamagedError
 from .web import settings as web_settings
 
 DB_HELP = ("The database: a file path, a sqlite:///PATH URL or a postgresql://USER@HOST/NAME URL "
@@ -247,7 +247,7 @@ def _check_columns(states: list[str], m: int | None) -> None:
     for s in states:
         cols = len(s.split("/", 1)[0])
         if cols != m:
-            raise WsdbError(f"state {s!r} has {cols} columns but --m says {m}")
+            raise InputError(f"state {s!r} has {cols} columns but --m says {m}")
 
 
 def board_options(f):
@@ -276,10 +276,10 @@ def check_dask_options(engine: str, named: dict) -> None:
     """One line where a dask option comes without ``--engine dask``, or
     --workers with --scheduler."""
     if engine == "local" and any(v is not None for v in named.values()):
-        raise WsdbError(f"{next(k for k, v in named.items() if v is not None)} is for the dask engine: "
+        raise InputError(f"{next(k for k, v in named.items() if v is not None)} is for the dask engine: "
                         "add --engine dask")
     if named.get("--scheduler") and named.get("--workers"):
-        raise WsdbError("--workers sizes a LocalCluster: a --scheduler has its own workers")
+        raise InputError("--workers sizes a LocalCluster: a --scheduler has its own workers")
 
 
 def root_option(f):
@@ -343,7 +343,7 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, schedul
     check_dask_options(engine, {"--levels": levels, "--scheduler": scheduler, "--workers": workers,
                                 "--worker-memory": worker_memory, "--partitions": partitions})
     if partitions is not None and (partitions < 1 or partitions & (partitions - 1)):
-        raise WsdbError(f"--partitions {partitions}: expected a power of two")
+        raise InputError(f"--partitions {partitions}: expected a power of two")
     try:
         if engine == "dask":
             from .db.build import build_distributed, default_levels
@@ -469,15 +469,15 @@ def census(puzzle, n, m, c, goal, diameter, method, merge, quiet, as_json):
     p = _board(puzzle, n, m, c, goal)
     if merge is not None:
         if not p.roots:   # a grid of colours grown from its solved states, not another puzzle's goal
-            raise WsdbError("--merge is for Wrapslide: it merges colours of a --c grid")
+            raise InputError("--merge is for Wrapslide: it merges colours of a --c grid")
         p = merged(p, merge)
         if p.c == 2 and method is None:
             method = "ranked"   # the class census would grow the same levels a class at a time
     if p.ranked_only:
         if method == "classes":
-            raise WsdbError(f"the {p.name} puzzle's moves depend on the state: expected --method ranked")
+            raise InputError(f"the {p.name} puzzle's moves depend on the state: expected --method ranked")
         if diameter:
-            raise WsdbError(f"--diameter is for the permutation puzzles: the {p.name} puzzle's God's number "
+            raise InputError(f"--diameter is for the permutation puzzles: the {p.name} puzzle's God's number "
                             "is its largest distance from the goal, which the census prints")
         method = "ranked"
 
@@ -507,7 +507,7 @@ def _read_states(state: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise WsdbError(f"stdin is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): "
+        raise InputError(f"stdin is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): "
                         "expected one state per line") from None
     lines = [ln.strip() for ln in io.StringIO(text, newline=None)]   # the line ends text-mode stdin knows
     return [ln for ln in lines if ln and not ln.startswith("#")]
@@ -810,7 +810,7 @@ def info(n, c, root, db, as_json):
                        f"in {r['seconds']:.1f} s")
         return
     if n is None or c is None:
-        raise WsdbError("give both --n and --c, or neither (every build)")
+        raise InputError("give both --n and --c, or neither (every build)")
     rows = stored_levels(n, c, db, root)
     if as_json:
         for r in rows:
@@ -870,15 +870,15 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
     from .stats import figures
 
     if as_json and as_csv:
-        raise WsdbError("--json and --csv: expected one of them")
+        raise InputError("--json and --csv: expected one of them")
     asked = click.get_current_context().get_parameter_source("puzzle") != click.core.ParameterSource.DEFAULT
     given = puzzle if asked or (n is not None or c is not None) else None
     if solves:
         if table or n is not None or c is not None:
-            raise WsdbError("--solves summarises every stored run: it takes no --table, --n or --c")
+            raise InputError("--solves summarises every stored run: it takes no --table, --n or --c")
         return _solve_stats(db, plot, as_csv, as_json)
     if table and not (as_json or as_csv):
-        raise WsdbError("--table goes with --json or --csv")
+        raise InputError("--table goes with --json or --csv")
     if plot:
         from pathlib import Path
 
@@ -898,7 +898,7 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
         return
     reports = figures.report(db, n, c, root, first, given, goal)
     if not reports:
-        raise WsdbError("no builds stored yet: run `wsdb build --n N --c C` first")
+        raise NotBuiltError("no builds stored yet: run `wsdb build --n N --c C` first")
     for rep in reports:
         if as_json:
             click.echo(json.dumps(rep))
@@ -911,7 +911,7 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
 
     df = solves.run_summaries(db)
     if df.empty:
-        raise WsdbError("no solver runs stored yet: run `wsdb eval --n N --c C --count K` first")
+        raise NotBuiltError("no solver runs stored yet: run `wsdb eval --n N --c C --count K` first")
     if plot:
         from .stats.plots import save_figure
 
@@ -1051,10 +1051,10 @@ def serve(host, port, max_time_limit, max_busy, db):
     from .web import serve as run
 
     if max_time_limit != max_time_limit:   # NaN passes click's range check: every comparison with it is false
-        raise WsdbError("--max-time-limit nan: expected a number of seconds, more than 0 and at most 600")
+        raise InputError("--max-time-limit nan: expected a number of seconds, more than 0 and at most 600")
     where = resolve(db)
     if where.missing and where.explicit:
-        raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
+        raise MissingDatabaseError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
                         "or leave --db out to serve without one")
     if not where.missing:
         from .db.store import Store
@@ -1101,7 +1101,7 @@ def bounds(ctx, n, c, db, as_json):
             click.echo(json.dumps(r | {"witness": json.loads(r["witness"])}))
         return
     if not rows:
-        raise WsdbError("no bounds stored" + (" for that grid" if n or c else "")
+        raise NotBuiltError("no bounds stored" + (" for that grid" if n or c else "")
                         + ": prove some with `wsdb bounds compute --n N --c C` or `wsdb bounds prove STATE`")
     for grid, best in _best_bounds(rows).items():
         click.echo(f"{grid}: {best}")
@@ -1147,7 +1147,7 @@ def bounds_proofs(n, c, db, as_json):
             click.echo(json.dumps(p.row()))
         return
     if not proofs:
-        raise WsdbError("no proof kept" + (" for that grid" if n or c else "")
+        raise NotBuiltError("no proof kept" + (" for that grid" if n or c else "")
                         + ": `wsdb bounds prove STATE --at-least K` keeps its shares as they finish")
     for p in proofs:
         click.echo(p.text())
@@ -1181,7 +1181,7 @@ def bounds_checks(n, c, db, as_json):
             click.echo(json.dumps(k.row()))
         return
     if not kept:
-        raise WsdbError("no check kept" + (" for that grid" if n or c else "")
+        raise NotBuiltError("no check kept" + (" for that grid" if n or c else "")
                         + ": `wsdb bounds compute --merge COLOURS --off K` keeps its slices as they finish")
     for k in kept:
         click.echo(k.text())
@@ -1260,7 +1260,7 @@ def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quie
     elif off != 1 or tries is not None or solve_left is not None or fresh:
         given = ("--off" if off != 1 else "--tries" if tries is not None else "--solve-left" if solve_left is not None
                  else "--fresh")
-        raise WsdbError(f"{given} belongs to the bound by merging colours: it needs --merge")
+        raise InputError(f"{given} belongs to the bound by merging colours: it needs --merge")
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
     if merge is not None:
@@ -1320,9 +1320,9 @@ def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, work
     from .db.store import Store
 
     if at_least is not None and method != "optimal":
-        raise WsdbError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")
+        raise InputError("--at-least is proven by IDA* (--method optimal), not by meet in the middle")
     if fresh and at_least is None:
-        raise WsdbError("--fresh is for --at-least proofs, whose shares are kept")
+        raise InputError("--fresh is for --at-least proofs, whose shares are kept")
     check_dask_options(engine, {"--scheduler": scheduler, "--workers": workers, "--worker-memory": worker_memory})
     dask = dict(scheduler=scheduler, workers=workers, memory=worker_memory) if engine == "dask" else None
     store = Store.open(db, write=True)
@@ -1436,7 +1436,7 @@ def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
     from .stats.export import export as run_export
 
     if n is None:
-        raise WsdbError("give --n, the board size (and --c for Wrapslide)")
+        raise InputError("give --n, the board size (and --c for Wrapslide)")
     board = _board(puzzle, n, m, c, goal)
     rows = run_export(n, c, file, fmt, db, root, puzzle=board)
     what = describe(TreeKey.of(board, root if board.roots else None))[0]

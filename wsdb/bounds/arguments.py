@@ -37,7 +37,7 @@ from ..db.build import COMPLETE
 from ..db.lookup import lookup_grid
 from ..db.proven import proven_god_number
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError, NotBuiltError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
@@ -171,7 +171,7 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     if at_least is not None:
         return _at_least(state, db, effort, at_least, dask, fresh)
     if dask is not None:
-        raise WsdbError("the dask engine proves --at-least K: add it, or leave --engine out")
+        raise InputError("the dask engine proves --at-least K: add it, or leave --engine out")
     from ..solver.solve import solve
 
     t0 = time.perf_counter()
@@ -189,9 +189,9 @@ def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = 
 
     check_request("optimal", None, effort)
     if not 1 <= k <= 100:
-        raise WsdbError(f"--at-least {k}: expected a number of moves from 1 to 100")
+        raise InputError(f"--at-least {k}: expected a number of moves from 1 to 100")
     if dask is not None and effort is not None:
-        raise WsdbError("--effort is one process's work: a proof over Dask runs until done (leave --effort out)")
+        raise InputError("--effort is one process's work: a proof over Dask runs until done (leave --effort out)")
     store = Store.open(db, write=True)
     t0 = time.perf_counter()
     # no effort given: as long as the proof takes (each bound is announced as it starts)
@@ -233,7 +233,7 @@ def phase_states(n: int, c: int) -> np.ndarray:
     cells of each coarse solved state filled with the last two colours in
     every way."""
     if phase_size(n, c) > MAX_PHASE_STATES:
-        raise WsdbError(f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
+        raise InputError(f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
                         f"more than the {MAX_PHASE_STATES:,} looked up one by one")
     return merged_goal_states(wrapslide(n, c), f"{c - 1}{c}")
 
@@ -243,7 +243,7 @@ def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
     (n, c) complete tree, and a state at it."""
     row = store.finished_build(TreeKey.wrapslide(n, c))
     if row is None or not row["complete"]:
-        raise WsdbError(f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
+        raise NotBuiltError(f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
                         f"and no complete {n}x{n} {c}-colour tree is stored here (`wsdb build --n {n} --c {c}` "
                         "where it fits), nor their distances proven one by one")
     states = phase_states(n, c)
@@ -276,9 +276,9 @@ def from_phases(store: Store, n: int, c: int) -> Bound:
                          f"wsdb bounds compute --n {n} --c {c}")
     if best is None:
         if (n, 2) not in COMPLETE:   # 8x8: no coarser grid's tree can be finished
-            raise WsdbError(f"it needs a complete tree of {n}x{n} with fewer than {c} colours, and {n}x{n} trees "
+            raise NotBuiltError(f"it needs a complete tree of {n}x{n} with fewer than {c} colours, and {n}x{n} trees "
                             f"are grown part way only (two colours: {wrapslide(n, 2).states:.1e} states)")
-        raise WsdbError(f"no complete tree of {n}x{n} with fewer than {c} colours here: build "
+        raise NotBuiltError(f"no complete tree of {n}x{n} with fewer than {c} colours here: build "
                         f"`wsdb build --n {n} --c 2` first")
     best.seconds = time.perf_counter() - t0
     return best
@@ -288,7 +288,7 @@ def check(n: int, c: int) -> None:
     """Refuse a grid the bounds are not about (before anything is opened)."""
     check_grid(n, c)
     if n not in GRIDS:
-        raise WsdbError(f"bounds are kept for the game's grids: expected --n 4, 6 or 8, got {n}")
+        raise InputError(f"bounds are kept for the game's grids: expected --n 4, 6 or 8, got {n}")
 
 
 def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:

@@ -51,7 +51,7 @@ from ..db.store import Store
 from ..engine.census import census
 from ..engine.engines import Engine
 from ..engine.subsets import word_cells
-from ..errors import DamagedError, WsdbError
+from ..errors import WsdbError, InputError, DamagedError
 from ..notices import left_at_pace, say, step
 from ..puzzle.model import Puzzle, merged, merged_colours, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
@@ -100,7 +100,7 @@ def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray
     whose image there is solved (:func:`wsdb.puzzle.model.merged_goal_states`)."""
     coarse, ways = merged(fine, together), merged_goal_count(fine, together)
     if ways > MAX_PHASE_STATES:
-        raise WsdbError(f"the states with {coarse.label} solved are {ways:,}, more than the "
+        raise InputError(f"the states with {coarse.label} solved are {ways:,}, more than the "
                         f"{MAX_PHASE_STATES:,} whose distances are found one class at a time")
     return coarse, merged_goal_states(fine, together)
 
@@ -262,7 +262,7 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
     fine = wrapslide(n, c)
     coarse, states = merged_phase_states(fine, together)
     if coarse.c != 2 or len(merged_colours(fine, together)) != 2:
-        raise WsdbError("a check needs two colours merged into a grid of two (e.g. 6x6 three colours, --merge 12)")
+        raise InputError("a check needs two colours merged into a grid of two (e.g. 6x6 three colours, --merge 12)")
     table = cached_subset_table(store, coarse, resident=True)
     reps, cls = _classes(fine, states)
     distances = _exact_distances(store, fine, reps)[0][cls]
@@ -361,7 +361,7 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
         liftings.append(s)
     liftings = np.concatenate(liftings)
     if len(liftings) != total:
-        raise WsdbError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
+        raise InputError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
                         "repeatable; no bound is stored")
     return total, liftings, still
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError, NotBuiltError
 from ..notices import left_at_pace, step
 from ..puzzle import format_state, parse_states
 from ..puzzle.tree_key import TreeKey
@@ -66,15 +66,15 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
     # asked of the store first: the guide reads (and may derive) big tables
     two, own = store.finished_build(TreeKey.wrapslide(n, 2)), store.finished_build(TreeKey.wrapslide(n, puzzle.c))
     if two is None or not two["complete"]:
-        raise WsdbError(f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
+        raise NotBuiltError(f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
                         f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)")
     if own is None:
-        raise WsdbError(f"--at-least needs the {puzzle.label} tree: `wsdb build --n {n} --c {puzzle.c}`")
+        raise NotBuiltError(f"--at-least needs the {puzzle.label} tree: `wsdb build --n {n} --c {puzzle.c}`")
     guide = guide_for(puzzle, store, pairs=True)
     eg = guide.endgame
     stored = int(eg.depth(cells[None])[0])
     if stored >= 0 or eg.complete:
-        raise WsdbError(f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
+        raise InputError(f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
                         f"{stored if stored >= 0 else 'exactly'})")
     ledger = Ledger(store, puzzle.n, puzzle.c, text, guide, keep, fresh)
     reused, reused_seconds, left = 0, 0.0, 0

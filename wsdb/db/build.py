@@ -19,7 +19,7 @@ import numpy as np
 from ..engine import Engine, puzzle_engine
 from ..engine.bfs import MAX_CLASSES, Counts, Level, Progress, Tree, first_level, next_level
 from ..engine.keys import KeyLayout, sortable
-from ..errors import WsdbError
+from ..errors import InputError, StorageError
 from ..puzzle import Puzzle, check_grid, wrapslide
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.tree_key import TreeKey
@@ -43,7 +43,7 @@ def default_depth(n: int, c: int) -> int | None:
         return None
     if (n, c) in DEFAULT_DEPTH:
         return DEFAULT_DEPTH[(n, c)]
-    raise WsdbError(f"{n}x{n} {c}-colour cannot be built to the end: give --max-depth D "
+    raise InputError(f"{n}x{n} {c}-colour cannot be built to the end: give --max-depth D "
                     "(each level is roughly 10-25 times the one before)")
 
 
@@ -74,12 +74,12 @@ def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None =
     (:func:`build_puzzle`)."""
     if puzzle.ranked_only:
         if max_depth is not None:
-            raise WsdbError(f"{puzzle.label} is built whole (its ranked table holds every state): "
+            raise InputError(f"{puzzle.label} is built whole (its ranked table holds every state): "
                             "give no --max-depth")
         return build_sliding(puzzle, db=db, force=force, progress=progress, starting=starting)
     if not puzzle.roots:
         if root != "all":
-            raise WsdbError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
+            raise InputError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
         return build_puzzle(puzzle, db=db, max_depth=max_depth, force=force, progress=progress, starting=starting)
     if max_depth is None:
         max_depth = default_depth(puzzle.n, puzzle.c)
@@ -98,7 +98,7 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     fewer states than its labels' arrangements (Rubik's Slide 4x4 easy: 64
     of 20,922,789,888,000), so the worst case is not refused in advance."""
     if puzzle.roots:
-        raise WsdbError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
+        raise InputError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
     return _build(puzzle, TreeKey.of(puzzle), db, max_depth, force, progress, starting,
                   max_classes=MAX_CLASSES if max_depth is None else None)
 
@@ -114,7 +114,7 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     from ..engine.census import ranked_table   # loads the ranking kernels: only this build needs them
 
     if puzzle.states > MAX_STATES:
-        raise WsdbError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
+        raise InputError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
                         "as rows: count them with `wsdb census --puzzle sliding`")
     key = TreeKey.of(puzzle)
     writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
@@ -155,7 +155,7 @@ def _build(puzzle: Puzzle, key: TreeKey, db, max_depth: int | None, force: bool,
            starting: Callable[[], None] | None, max_classes: int | None = None) -> tuple[Tree | None, dict]:
     """The class builder behind :func:`build_board` and :func:`build_puzzle`."""
     if max_depth is not None and max_depth < 0:
-        raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
+        raise InputError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
     if writer.finished(max_depth, force):
         return None, writer.stored
@@ -194,7 +194,7 @@ def _build(puzzle: Puzzle, key: TreeKey, db, max_depth: int | None, force: bool,
         writer.update({"max_depth": level.depth})
     row = writer.finish(tree)
     if too_big:
-        raise WsdbError(f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
+        raise InputError(f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
                         f"{max_classes:,} a build grows without --max-depth; depths 0-{level.depth} are stored "
                         "as a partial tree: give --max-depth D to take it deeper (or count its states with "
                         "`wsdb census`)")
@@ -211,7 +211,7 @@ def dask_engine():
     try:
         from . import distributed
     except ImportError:
-        raise WsdbError("the dask engine needs Dask distributed, which is not installed: "
+        raise InputError("the dask engine needs Dask distributed, which is not installed: "
                         "pip install 'wsdb[dask]'") from None
     return distributed
 
@@ -234,12 +234,12 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
     from .levels import LevelFolder
 
     if puzzle.ranked_only:
-        raise WsdbError(f"{puzzle.label} is built whole through its ranked table: the dask engine grows "
+        raise InputError(f"{puzzle.label} is built whole through its ranked table: the dask engine grows "
                         "symmetry classes (leave --engine out)")
     if max_depth is None and puzzle.roots:
         max_depth = default_depth(puzzle.n, puzzle.c)
     if max_depth is not None and max_depth < 0:
-        raise WsdbError(f"--max-depth {max_depth}: expected a depth of 0 or more")
+        raise InputError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     key = TreeKey.of(puzzle, root if puzzle.roots else None)
     folder = LevelFolder(levels)
     # an unreachable scheduler is said before anything is written
@@ -259,7 +259,7 @@ def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force
         return None, row
     if row is not None and not force and row.get("levels") != folder.url:
         where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise WsdbError(f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
+        raise InputError(f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
                         "or --force to start over")
     if force and folder.manifest() is not None:
         folder.fs.rm(folder.path("manifest.json"))
@@ -300,7 +300,7 @@ def default_levels(db, puzzle: Puzzle, root: str) -> str:
 
     where = resolve(db)
     if where.path is None:
-        raise WsdbError(f"{where.label} is not a file: give the levels a home with --levels URL")
+        raise StorageError(f"{where.label} is not a file: give the levels a home with --levels URL")
     tree = f"{puzzle.n}x{puzzle.n}-c{puzzle.c}-{root}" if puzzle.roots else \
         f"{puzzle.name}-{puzzle.n}x{puzzle.n}-{hashlib.sha1(puzzle.goal.encode()).hexdigest()[:10]}"
     return str(where.path.with_name(where.path.name + ".levels") / tree)

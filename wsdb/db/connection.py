@@ -12,7 +12,7 @@ from importlib import resources
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 
-from ..errors import WsdbError
+from ..errors import StorageError
 from .location import Location
 from .reader import BUSY_MS, connect_readonly
 
@@ -30,16 +30,16 @@ class Writing:
             self.tx = for_writes(self.store.sql).begin()
             return self.tx.__enter__()
         except exc.OperationalError as e:
-            raise WsdbError(why_not_written(self.store, e)) from None
+            raise StorageError(why_not_written(self.store, e)) from None
 
     def __exit__(self, kind, value, tb):
         failures = (exc.OperationalError, sqlite3.OperationalError)
         try:
             self.tx.__exit__(kind, value, tb)   # commit, or roll back on an exception
         except failures as e:
-            raise WsdbError(why_not_written(self.store, e)) from None
+            raise StorageError(why_not_written(self.store, e)) from None
         if kind is not None and issubclass(kind, failures):
-            raise WsdbError(why_not_written(self.store, value)) from None
+            raise StorageError(why_not_written(self.store, value)) from None
         return False
 
 
@@ -53,9 +53,9 @@ def check_writable(where: Location) -> None:
     except OSError:
         return
     if read_only_fs:
-        raise WsdbError(f"cannot write {where.label}: it is on a read-only filesystem")
+        raise StorageError(f"cannot write {where.label}: it is on a read-only filesystem")
     if not where.missing and not os.access(where.path, os.W_OK):
-        raise WsdbError(f"cannot write {where.label}: the file is read-only")
+        raise StorageError(f"cannot write {where.label}: the file is read-only")
 
 
 def why_not_written(store, e: Exception) -> str:

@@ -32,7 +32,7 @@ from typing import Callable
 import numpy as np
 from distributed import WorkerPlugin
 
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError, ClusterError
 from ..notices import step
 from ..puzzle.tree_key import TreeKey
 from .levels import LevelEntry, LevelFolder, Manifest
@@ -165,7 +165,7 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
             with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
                 client = Client(scheduler, timeout="5s")
         except (OSError, TimeoutError, ValueError) as e:
-            raise WsdbError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
     else:
         cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                memory_limit=memory or "auto", dashboard_address=None)
@@ -193,7 +193,7 @@ def _refused(scheduler: str) -> None:
     try:
         socket.create_connection((host, port), timeout=5).close()
     except ConnectionRefusedError:
-        raise WsdbError(f"cannot reach the Dask scheduler at {scheduler!r}: nothing listens there "
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler!r}: nothing listens there "
                         "(connection refused); start it first (dask scheduler) or name another") from None
     except OSError:
         return
@@ -224,7 +224,7 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
     folder.check_writable()
     man = folder.manifest()
     if man is not None and (man.tree, man.words) != (tree, words):
-        raise WsdbError(f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
+        raise InputError(f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
                         f"{man.root!r}: expected an empty folder or the same tree's")
     workers = client.scheduler_info()["workers"].values()
     nworkers = max(len(workers), 1)
@@ -271,7 +271,7 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
             except (WsdbError, KeyboardInterrupt):
                 raise
             except Exception as e:   # KilledWorker, a lost scheduler, a task's own failure
-                raise WsdbError(f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
+                raise ClusterError(f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
                                 f"{str(e)[:200]}); every earlier level is kept: rerun to resume") from None
             del expanded, pieces, merged
         classes = sum(r[0] for r in results)

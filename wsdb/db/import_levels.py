@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..engine import puzzle_engine
 from ..engine.bfs import Counts, Level, Progress, Tree
-from ..errors import WsdbError
+from ..errors import InputError, MissingDatabaseError
 from ..puzzle.catalog import describe, stored_puzzle
 from .levels import LevelFolder, ParquetTree
 from .tree_writer import TreeWriter, class_columns
@@ -34,7 +34,7 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     wrong = _not_a_folder(folder)
     man = None if wrong else folder.manifest()
     if man is None:
-        raise WsdbError(f"{url}: {wrong or 'no manifest in it'}: expected the levels folder of "
+        raise MissingDatabaseError(f"{url}: {wrong or 'no manifest in it'}: expected the levels folder of "
                         "`wsdb build --engine dask --levels DIR`")
     tree_src = ParquetTree(url)
     tree_src.folder.check_rows(man)   # a missing or replaced file is said before anything is written
@@ -46,7 +46,7 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     # an unfinished tree (an interrupted import or build; claim refuses a running one) is started over
     if row is not None and row["status"] == "done" and row.get("levels") != tree_src.folder.url and not force:
         kept = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise WsdbError(f"{writer.store.label} holds the {what} tree already, as {kept}: add --force to replace it")
+        raise InputError(f"{writer.store.label} holds the {what} tree already, as {kept}: add --force to replace it")
     if starting:
         starting(what)
     eng = puzzle_engine(puzzle)
@@ -57,7 +57,7 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
         for entry in man.levels:
             level = Level(entry.depth, *tree_src.level(entry.depth))   # each file's rows checked on the way
             if level.states != entry.states:
-                raise WsdbError(f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
+                raise InputError(f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
                                 f"says {entry.states:,}; nothing more is imported")
             if writer.row is None:
                 writer.begin(level, man.max_depth, class_columns(level, eng))

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..engine.keys import sortable
 from ..engine.partition import owner
-from ..errors import DamagedError, WsdbError
+from ..errors import InputError, StorageError, DamagedError
 from ..puzzle.tree_key import TreeKey
 
 MANIFEST = {2: "_manifest.json", 1: "manifest.json"}   # by format, newest first
@@ -116,7 +116,7 @@ class LevelFolder:
         try:
             self.fs, self.root = fsspec.core.url_to_fs(self.url)
         except (ImportError, ValueError) as e:   # an unknown protocol, or its package missing
-            raise WsdbError(f"levels URL {self.url!r} cannot be used: {e}") from None
+            raise InputError(f"levels URL {self.url!r} cannot be used: {e}") from None
 
     @property
     def label(self) -> str:
@@ -147,7 +147,7 @@ class LevelFolder:
             except FileNotFoundError:
                 continue
             except OSError as e:
-                raise WsdbError(f"{self.label}: the manifest cannot be read ({e})") from None
+                raise StorageError(f"{self.label}: the manifest cannot be read ({e})") from None
             return Manifest.from_json(text, self.label)
         return None
 
@@ -159,7 +159,7 @@ class LevelFolder:
             self.fs.pipe_file(tmp, man.to_json().encode())
             self.fs.mv(tmp, self.path(MANIFEST[man.format]))
         except OSError as e:
-            raise WsdbError(f"{self.label}: cannot write the manifest ({e.strerror or e})") from None
+            raise StorageError(f"{self.label}: cannot write the manifest ({e.strerror or e})") from None
 
     def check_writable(self) -> None:
         """Make the folder and prove it takes a file, before any work."""
@@ -169,7 +169,7 @@ class LevelFolder:
             self.fs.pipe_file(probe, b"")
             self.fs.rm_file(probe)
         except (OSError, ValueError) as e:
-            raise WsdbError(f"levels folder {self.label} is not writable: {getattr(e, 'strerror', None) or e}") \
+            raise StorageError(f"levels folder {self.label} is not writable: {getattr(e, 'strerror', None) or e}") \
                 from None
 
     # ---- partition files ---------------------------------------------------

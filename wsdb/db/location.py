@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import WsdbError
+from ..errors import InputError, StorageError
 
 DEFAULT_DB = "db/wsdb.sqlite"
 
@@ -45,7 +45,7 @@ class Location:
 def resolve(db: str | os.PathLike | None) -> Location:
     """The database that ``--db`` / ``$WSDB_DB`` / the default names."""
     if db is not None and not str(db).strip():
-        raise WsdbError("--db is empty: expected a database file or URL (leave --db out for the default)")
+        raise InputError("--db is empty: expected a database file or URL (leave --db out for the default)")
     explicit = db is not None or bool(os.environ.get("WSDB_DB"))
     db = str(db or os.environ.get("WSDB_DB") or DEFAULT_DB)
     if "://" not in db:
@@ -56,18 +56,18 @@ def resolve(db: str | os.PathLike | None) -> Location:
     try:
         url = sa.engine.make_url(db)
     except sa.exc.ArgumentError:
-        raise WsdbError(f"database URL {db!r} cannot be read: expected a file path or a URL "
+        raise InputError(f"database URL {db!r} cannot be read: expected a file path or a URL "
                         "such as sqlite:///db/wsdb.sqlite or postgresql://user@host:5432/wsdb") from None
     backend = url.get_backend_name()
     if backend in ("postgresql", "postgres"):
         # users write postgresql://...; wsdb talks to it through psycopg 3
         url = url.set(drivername="postgresql+psycopg")
         if importlib.util.find_spec("psycopg") is None:
-            raise WsdbError("a postgresql:// database needs its driver, psycopg 3, which is not installed: "
+            raise InputError("a postgresql:// database needs its driver, psycopg 3, which is not installed: "
                             "pip install 'wsdb[postgresql]'")
         return Location(url.render_as_string(hide_password=False), None, explicit)
     if backend != "sqlite":
-        raise WsdbError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")
+        raise InputError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")
     path = _usable(url.database) if url.database and url.database != ":memory:" else None
     return Location(db, path, explicit)
 
@@ -81,7 +81,7 @@ def _usable(name: str) -> Path:
         path = Path(name).expanduser().resolve()
         path.exists()   # stat it now: ENAMETOOLONG, ELOOP, EACCES come out here, not later
     except RuntimeError:   # Python's own word for a symlink loop in resolve()
-        raise WsdbError(f"database path {shown!r} is a symlink loop: expected a file") from None
+        raise StorageError(f"database path {shown!r} is a symlink loop: expected a file") from None
     except OSError as e:
-        raise WsdbError(f"database path {shown!r}: {e.strerror or e}") from None
+        raise StorageError(f"database path {shown!r}: {e.strerror or e}") from None
     return path

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..engine import engine_for, puzzle_engine_for
-from ..errors import DamagedError, WsdbError
+from ..errors import StateError, DamagedError
 from ..puzzle import Puzzle, check_grid
 from ..puzzle.catalog import describe, grouped_states
 from ..puzzle.text import state_texts
@@ -118,7 +118,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     if build["complete"] and not found.all() and not puzzle.every_arrangement:
         # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
         bad = int(np.argmin(found))
-        raise WsdbError(f"state {state_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
+        raise StateError(f"state {state_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
                         f"{puzzle.goal} by {name}'s moves (its complete tree holds every reachable state, "
                         f"{build['states']:,}): expected a reachable state")
     if build["complete"] and not found.all():

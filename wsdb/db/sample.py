@@ -21,7 +21,7 @@ import itertools
 import numpy as np
 
 from ..engine import puzzle_engine
-from ..errors import WsdbError
+from ..errors import NotBuiltError
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.catalog import describe
@@ -40,7 +40,7 @@ class TreeSampler:
         tree = TreeKey.of(puzzle)
         build = store.require_build(tree)
         if depth is None and not build["complete"]:
-            raise WsdbError(f"the {puzzle.label} tree stops at depth {build['height']}: random states are "
+            raise NotBuiltError(f"the {puzzle.label} tree stops at depth {build['height']}: random states are "
                             "drawn from a complete tree (build it without --max-depth)")
         if depth is not None and not 0 <= depth <= build["height"]:
             if build["complete"]:
@@ -48,7 +48,7 @@ class TreeSampler:
             else:
                 deepest = f"where it stops (`{describe(tree)[1]} " \
                           f"--max-depth {depth}` grows it)"
-            raise WsdbError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
+            raise NotBuiltError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
                             f"{build['height']}, {deepest}")
         eng = puzzle_engine(puzzle)
         classes = build["classes"] if depth is None else next(

@@ -56,17 +56,17 @@ def no_build(label: str, tree: TreeKey) -> str:
 def finished(row: dict | None, label: str) -> dict | None:
     """The build row if finished, None if there is none; a one-line error
     (saying so, and how to resume) if it is not finished."""
-    from ..errors import WsdbError
+    from ..errors import NotBuiltError
 
     if row is not None and row["status"] != "done":
-        raise WsdbError(f"{label}: {unfinished(row)}")
+        raise NotBuiltError(f"{label}: {unfinished(row)}")
     return row
 
 
 def required(row: dict | None, label: str, tree: TreeKey) -> dict:
     """The build row if it exists and is finished; else a one-line error."""
-    from ..errors import WsdbError
+    from ..errors import NotBuiltError
 
     if finished(row, label) is None:
-        raise WsdbError(no_build(label, tree))
+        raise NotBuiltError(no_build(label, tree))
     return row

@@ -17,7 +17,7 @@ import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from ..errors import DamagedError, WsdbError
+from ..errors import WsdbError, MissingDatabaseError, StorageError, DamagedError
 from ..puzzle.tree_key import TreeKey
 from . import tree_tables
 from .connection import Writing, check_writable, engine, for_writes, revisions
@@ -60,18 +60,18 @@ class Store:
         where = resolve(db)
         if where.missing:
             if not create:
-                raise WsdbError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
+                raise MissingDatabaseError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
                                 "or point --db / WSDB_DB at an existing one")
             if where.explicit and not where.path.parent.is_dir():   # only the default db/ folder is made
-                raise WsdbError(f"cannot create {where.label}: the folder {where.path.parent} does not exist")
+                raise MissingDatabaseError(f"cannot create {where.label}: the folder {where.path.parent} does not exist")
             try:
                 where.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                raise WsdbError(f"cannot create {where.label}: {e.strerror}") from None
+                raise StorageError(f"cannot create {where.label}: {e.strerror}") from None
         if where.path is not None and where.path.is_dir():
-            raise WsdbError(f"{where.label} is a directory: expected a database file")
+            raise StorageError(f"{where.label} is a directory: expected a database file")
         if where.path is not None and not where.missing and not _sqlite_file(where.path):
-            raise WsdbError(f"{where.label} is not a SQLite database file: expected a wsdb database")
+            raise StorageError(f"{where.label} is not a SQLite database file: expected a wsdb database")
         write = write or create
         if write and where.path is not None:
             check_writable(where)
@@ -128,20 +128,20 @@ class Store:
             names, rev = self._schema_revision()
         except exc.OperationalError as e:
             if "locked" in str(e.orig):
-                raise WsdbError(f"{self.label} is locked by another process: try again when it has "
+                raise StorageError(f"{self.label} is locked by another process: try again when it has "
                                 "finished") from None
-            raise WsdbError(f"{self.label} cannot be read ({e.orig}): expected a wsdb database") from None
+            raise StorageError(f"{self.label} cannot be read ({e.orig}): expected a wsdb database") from None
         except exc.DatabaseError as e:
-            raise WsdbError(f"{self.label} is not a SQLite database ({e.orig}): expected a wsdb database") from None
+            raise StorageError(f"{self.label} is not a SQLite database ({e.orig}): expected a wsdb database") from None
         if rev == HEAD:
             return
         if rev is None and names:
-            raise WsdbError(f"{self.label} is not a wsdb database (it has tables {', '.join(sorted(names))} "
+            raise StorageError(f"{self.label} is not a wsdb database (it has tables {', '.join(sorted(names))} "
                             "but no wsdb schema): expected a database made by `wsdb build`")
         if rev is None and not create:
-            raise WsdbError(f"{self.label} holds no wsdb tables: build one with `wsdb build --n N --c C`")
+            raise StorageError(f"{self.label} holds no wsdb tables: build one with `wsdb build --n N --c C`")
         if rev is not None and rev not in revisions():
-            raise WsdbError(f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
+            raise StorageError(f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
                             f"up to {HEAD}): upgrade wsdb to read it")
         if self.writable:
             self.migrate()
@@ -150,7 +150,7 @@ class Store:
         try:   # an older schema: upgrade it once, through a writable connection
             Store(engine(self.where, True), self.where, True).migrate()
         except WsdbError as e:
-            raise WsdbError(f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
+            raise StorageError(f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
                             f"here ({e}): open it once where it is writable") from None
 
     def migrate(self) -> None:
@@ -166,10 +166,10 @@ class Store:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except CommandError as e:
-            raise WsdbError(f"{self.label}: cannot migrate its schema ({e}); expected a database "
+            raise StorageError(f"{self.label}: cannot migrate its schema ({e}); expected a database "
                             "made by this or an older wsdb") from None
         except exc.OperationalError as e:
-            raise WsdbError(f"{self.label}: cannot migrate its schema ({e.orig})") from None
+            raise StorageError(f"{self.label}: cannot migrate its schema ({e.orig})") from None
 
     # ---- builds ------------------------------------------------------------
 

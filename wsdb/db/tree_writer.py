@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 
 from ..engine import Engine
 from ..engine.bfs import Counts, Level, Progress, Tree
-from ..errors import WsdbError
+from ..errors import NotBuiltError
 from ..puzzle.tree_key import TreeKey
 from .status import builder_alive, this_builder, unfinished
 from .store import Store
@@ -53,7 +53,7 @@ class TreeWriter:
         row = store.build_row(tree)
         if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
                 and row["builder"] != this_builder():
-            raise WsdbError(f"{store.label}: {unfinished(row)}")
+            raise NotBuiltError(f"{store.label}: {unfinished(row)}")
         return cls(store, tree, row, symbols, progress)
 
     def finished(self, max_depth: int | None, force: bool = False) -> bool:

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 from ..notices import Step, step
 from .engines import Engine
 from .keys import distinct, member, sortable, unsortable
@@ -100,7 +100,7 @@ def roots(eng: Engine, root: str) -> np.ndarray:
     if not p.roots:
         cells = p.solved
     elif root not in p.roots:
-        raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(p.roots)}")
+        raise InputError(f"unknown root {root!r}: expected one of {', '.join(p.roots)}")
     else:
         cells = p.solved if root == "all" else p.single_root()[None]
     reps = eng.canonical(eng.encode(cells))
@@ -183,7 +183,7 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
     seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
     while max_depth is None or level.depth < max_depth:
         if max_classes is not None and level.classes > max_classes:
-            raise WsdbError(f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
+            raise InputError(f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
                             f"than the {max_classes:,} counted in memory")
         nxt = next_level(eng, level, seen_prev)
         if nxt is None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError
 from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
@@ -105,7 +105,7 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
     states, for Wrapslide); with ``all_pairs`` also the diameter."""
     if puzzle.every_arrangement and puzzle.states // puzzle.group_order > MAX_CENSUS_CLASSES:
         # every arrangement is a state, so its classes are known from below without growing a level
-        raise WsdbError(f"{puzzle.label} has at least {puzzle.states // puzzle.group_order:.2g} classes (its states "
+        raise InputError(f"{puzzle.label} has at least {puzzle.states // puzzle.group_order:.2g} classes (its states "
                         f"over its {puzzle.group_order} symmetries), more than the {MAX_CENSUS_CLASSES:,} a census "
                         "counts in memory: store its first levels with `wsdb build --max-depth D`")
     t0 = time.perf_counter()
@@ -114,7 +114,7 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
     except WsdbError as e:
         if puzzle.c != puzzle.ncells:
             raise
-        raise WsdbError(f"{e}; for distinct pieces try the ranked census (--method ranked)") from None
+        raise InputError(f"{e}; for distinct pieces try the ranked census (--method ranked)") from None
     out = Census(puzzle.name, puzzle.n, puzzle.goal or puzzle.label, len(puzzle.maps),
                  [lv.states for lv in tree.levels], [lv.classes for lv in tree.levels])
     if all_pairs:
@@ -241,12 +241,12 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
 
 def _allocate(puzzle, size: int, per_state: float, make):
     if size * per_state > MAX_TABLE_BYTES:
-        raise WsdbError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most "
+        raise InputError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most "
                         f"{int(MAX_TABLE_BYTES / per_state):,}")
     try:
         return make()
     except MemoryError:
-        raise WsdbError(f"{puzzle.label}: not enough memory for a table of {int(size * per_state):,} bytes") from None
+        raise InputError(f"{puzzle.label}: not enough memory for a table of {int(size * per_state):,} bytes") from None
 
 
 def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | None, t0: float,
@@ -289,7 +289,7 @@ def diameter(puzzle: Puzzle) -> int:
     eng = Engine(plain)
     tree = grow(eng, max_classes=DIAMETER_STATES)
     if tree.states > DIAMETER_STATES:
-        raise WsdbError(f"{puzzle.label} has {tree.states:,} states: the all-pairs diameter is "
+        raise InputError(f"{puzzle.label} has {tree.states:,} states: the all-pairs diameter is "
                         f"computed up to {DIAMETER_STATES:,}")
     keys = np.concatenate([lv.reps for lv in tree.levels])
     order = np.argsort(sortable(keys), kind="stable")

@@ -20,7 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 from ..puzzle import Puzzle
 from ..puzzle.blocks import all_even, best_blocks, table_size
 from ..puzzle.sliding import SlidingPuzzle
@@ -51,11 +51,11 @@ class Ranking:
             size = math.factorial(n)
             return cls._laid_out(puzzle, np.arange(n)[None], np.arange(n), False, size, puzzle.states)
         if puzzle.c != n:
-            raise WsdbError(f"{puzzle.label}: a ranked table needs distinct pieces (a goal with "
+            raise InputError(f"{puzzle.label}: a ranked table needs distinct pieces (a goal with "
                             f"{n} different symbols); use the class census for coloured goals")
         blocks = np.array(best_blocks(puzzle.moves), dtype=np.int64)
         if blocks.shape[1] > MAX_BLOCK:
-            raise WsdbError(f"{puzzle.label}: its moves keep no blocks smaller than {blocks.shape[1]} cells: "
+            raise InputError(f"{puzzle.label}: its moves keep no blocks smaller than {blocks.shape[1]} cells: "
                             f"a ranked table needs blocks of at most {MAX_BLOCK}")
         even = all_even(puzzle.moves)
         home = np.empty(n, dtype=np.int64)
@@ -85,7 +85,7 @@ class Ranking:
         """States (label cells, uint8) of an array of indices."""
         idx = np.atleast_1d(np.asarray(indices, dtype=np.int64))
         if idx.size and (idx.min() < 0 or idx.max() >= self.size):
-            raise WsdbError(f"index out of range: expected 0 to {self.size - 1:,}")
+            raise InputError(f"index out of range: expected 0 to {self.size - 1:,}")
         at = rk.unrank_many(idx, self.puzzle.ncells, self.blocks, self.fact, self.halve)
         labels = self.puzzle.solved[0]
         out = labels[at].astype(np.uint8)

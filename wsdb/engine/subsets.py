@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 from ..puzzle import Puzzle
 from . import subset_kernels as sk
 from .compiling import read_only
@@ -47,7 +47,7 @@ class SubsetRanking:
     def of(cls, puzzle: Puzzle) -> "SubsetRanking":
         n = puzzle.ncells
         if puzzle.c != 2 or n > 8 * sk.BYTES:
-            raise WsdbError(f"{puzzle.label}: a subset census needs two colours on at most {8 * sk.BYTES} cells")
+            raise InputError(f"{puzzle.label}: a subset census needs two colours on at most {8 * sk.BYTES} cells")
         k = puzzle.counts[0]
         goal = {tuple(s) for s in puzzle.solved.tolist()}
         halved = 2 * k == n and all(tuple(1 - np.array(s)) in goal for s in goal)
@@ -87,7 +87,7 @@ class SubsetRanking:
         the index's subset (of a halved numbering, the swap without the last cell)."""
         idx = np.atleast_1d(np.asarray(indices, dtype=np.int64))
         if idx.size and (idx.min() < 0 or idx.max() >= self.size):
-            raise WsdbError(f"index out of range: expected 0 to {self.size - 1:,}")
+            raise InputError(f"index out of range: expected 0 to {self.size - 1:,}")
         words = sk.unrank_many(idx, self.k, self.puzzle.ncells, self.tables[0])
         out = (~word_cells(words, self.puzzle.ncells)).astype(np.uint8)
         return out if np.ndim(indices) else out[0]

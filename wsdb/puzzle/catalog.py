@@ -9,7 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError
 from .model import Puzzle, wrapslide
 from .rotate2x2 import rotate2x2
 from .rubeish import rubeish
@@ -66,27 +66,27 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
     distinct pieces in reading order); the sliding puzzle on n rows and m
     columns (default n)."""
     if m is not None and name != "sliding":
-        raise WsdbError(f"--m is the sliding puzzle's number of columns: {name} is played on n x n")
+        raise InputError(f"--m is the sliding puzzle's number of columns: {name} is played on n x n")
     if name == "sliding":
         if goal is not None or c is not None:
-            raise WsdbError("the sliding puzzle takes --n rows and --m columns: its goal is the tiles "
+            raise InputError("the sliding puzzle takes --n rows and --m columns: its goal is the tiles "
                             "in reading order, the blank last")
         return SlidingPuzzle(n, m if m is not None else n)
     if name == "wrapslide":
         if c is None and colours_required:
-            raise WsdbError("wrapslide needs --c, its number of colours (2-4)")
+            raise InputError("wrapslide needs --c, its number of colours (2-4)")
         if goal is not None:
-            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+            raise InputError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
         return wrapslide(n, c if c is not None else 4)
     if name not in OTHERS:
-        raise WsdbError(f"unknown puzzle {name!r}: expected one of {', '.join(NAMES)}")
+        raise InputError(f"unknown puzzle {name!r}: expected one of {', '.join(NAMES)}")
     make, sizes, _ = OTHERS[name]
     if n not in sizes:
-        raise WsdbError(f"{name} on {n}x{n}: expected n from {sizes.start} to {sizes.stop - 1}")
+        raise InputError(f"{name} on {n}x{n}: expected n from {sizes.start} to {sizes.stop - 1}")
     if c is not None:
-        raise WsdbError(f"--c is Wrapslide's colour count: give {name} a --goal instead")
+        raise InputError(f"--c is Wrapslide's colour count: give {name} a --goal instead")
     if goal is None and n * n > 16:
-        raise WsdbError(f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal "
+        raise InputError(f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal "
                         "with at most 16 distinct symbols")
     return make(n, goal)
 
@@ -121,7 +121,7 @@ def grouped_states(name: str, states: list[str], goal: str | None = None) -> dic
     :func:`parse_puzzle_states` reads them."""
     if name == "wrapslide":
         if goal is not None:
-            raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+            raise InputError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
         return parse_grouped(states)
     return parse_puzzle_states(name, states, goal)
 
@@ -137,7 +137,7 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -
     if name == "sliding":
         return _sliding_states(states, goal)
     if name not in OTHERS:
-        raise WsdbError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}, sliding")
+        raise InputError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}, sliding")
     groups: dict[int, tuple[Puzzle, list[int], list[np.ndarray]]] = {}
     if goal is not None:
         fixed = get_puzzle(name, board_size(goal, "goal"), goal=goal)
@@ -157,7 +157,7 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -
 
 def _numbered(states: list[str], i: int, e: WsdbError) -> WsdbError:
     """The error of states[i], naming its place when there are several."""
-    return WsdbError(f"state {i + 1} ({str(states[i]).strip()!r}): {e}" if len(states) > 1 else str(e))
+    return type(e)(f"state {i + 1} ({str(states[i]).strip()!r}): {e}" if len(states) > 1 else str(e))
 
 
 def _stacked(groups: dict) -> dict:
@@ -169,7 +169,7 @@ def _sliding_states(states: list[str], goal: str | None) -> dict:
     """:func:`parse_puzzle_states` for the sliding puzzle, whose board is
     read from each state's rows (split by '/'); grouped by (rows, cols)."""
     if goal is not None:
-        raise WsdbError("the sliding puzzle's goal is fixed (tiles in reading order, the blank last): "
+        raise InputError("the sliding puzzle's goal is fixed (tiles in reading order, the blank last): "
                         "give no --goal")
     groups: dict = {}
     for i, text in enumerate(states):

@@ -20,7 +20,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 from . import moves as mv
 from .symmetry import dihedral_maps, geometric_maps, interchangeable_colours
 
@@ -116,7 +116,7 @@ class Puzzle:
             return mv.index(self.n, name)
         if name.strip() in self.move_names:
             return self.move_names.index(name.strip())
-        raise WsdbError(f"unknown move {name!r} for {self.name}: expected one of {' '.join(self.move_names)}")
+        raise InputError(f"unknown move {name!r} for {self.name}: expected one of {' '.join(self.move_names)}")
 
     def apply(self, cells: np.ndarray, moves) -> np.ndarray:
         """Apply moves (indices or names) to a cell array, left to right."""
@@ -146,9 +146,9 @@ def _quadrant_state(n: int, quads) -> np.ndarray:
 def check_grid(n: int, c: int) -> None:
     """Refuse grid sizes and colour counts outside the game's rules."""
     if not (isinstance(n, numbers.Integral) and n >= 2 and n % 2 == 0 and n <= MAX_N):
-        raise WsdbError(f"grid size n={n} is not allowed: expected an even n from 2 to {MAX_N} (4, 6 and 8 are the game's sizes)")
+        raise InputError(f"grid size n={n} is not allowed: expected an even n from 2 to {MAX_N} (4, 6 and 8 are the game's sizes)")
     if c not in (2, 3, 4):
-        raise WsdbError(f"colour count c={c} is not allowed: expected 2, 3 or 4")
+        raise InputError(f"colour count c={c} is not allowed: expected 2, 3 or 4")
 
 
 @lru_cache(maxsize=None)
@@ -178,7 +178,7 @@ def merged_colours(puzzle: Puzzle, together: str) -> list[int]:
     more, not all."""
     picked = sorted({int(ch) - 1 for ch in together}) if together.isdigit() else []
     if len(picked) < 2 or len(picked) == puzzle.c or picked[-1] >= puzzle.c or picked[0] < 0:
-        raise WsdbError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
+        raise InputError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
                         f"not all, as digits (e.g. 12)")
     return picked
 

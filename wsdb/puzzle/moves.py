@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 
 FAMILIES = "TBLR"
 HORIZONTAL = (0, 1)   # T, B: rows slide sideways
@@ -66,7 +66,7 @@ def index(n: int, name: str) -> int:
     m = _NAME.match(name.strip().upper())
     if m is None or len(m.group(2)) > 3 or not 1 <= int(m.group(2)) <= n - 1:   # no 5,000-digit int()
         shown = name if len(name) <= 40 else name[:37] + "..."
-        raise WsdbError(
+        raise InputError(
             f"unknown move {shown!r}: expected T, B, L or R followed by a distance "
             f"1..{n - 1} (e.g. T1 or R{n - 1})")
     return FAMILIES.index(m.group(1)) * (n - 1) + int(m.group(2)) - 1

@@ -42,7 +42,7 @@ def replay(state: str, moves: list[str], puzzle: str = "wrapslide", goal: str | 
 
 
 def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> Replay:
-    from ..errors import WsdbError
+    from ..errors import InputError
     from .catalog import parse_puzzle_states
 
     ((puzzle, _, cells),) = parse_puzzle_states(name, [state], goal).values()
@@ -50,10 +50,10 @@ def _replay_other(state: str, names: list[str], name: str, goal: str | None) -> 
     for move in names:
         if puzzle.ranked_only:   # moves that depend on the state: a tile slides into the blank
             if move not in puzzle.move_names:
-                raise WsdbError(f"unknown move {move!r} for sliding: expected one of {' '.join(puzzle.move_names)}")
+                raise InputError(f"unknown move {move!r} for sliding: expected one of {' '.join(puzzle.move_names)}")
             after, ok = puzzle.slide(frames[-1][None], puzzle.move_names.index(move))
             if not ok[0]:
-                raise WsdbError(f"move {move} after {len(frames) - 1} moves: no tile on that side of the blank")
+                raise InputError(f"move {move} after {len(frames) - 1} moves: no tile on that side of the blank")
             frames.append(after[0])
         else:
             frames.append(puzzle.apply(frames[-1], [move]))

@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import InputError
 from .text import DISTINCT, parse_tiles, state_texts
 
 BLANK = "_"
@@ -45,7 +45,7 @@ class SlidingPuzzle:
 
     def __post_init__(self):
         if not (2 <= self.rows and 2 <= self.cols and self.rows * self.cols <= MAX_CELLS):
-            raise WsdbError(f"sliding puzzle {self.rows}x{self.cols}: expected at least 2 rows and 2 columns "
+            raise InputError(f"sliding puzzle {self.rows}x{self.cols}: expected at least 2 rows and 2 columns "
                             f"and at most {MAX_CELLS} cells")
 
     @property

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError, StateError
 from .model import MAX_N, Puzzle, wrapslide
 
 #: Wrapslide's colours as written: 1..c
@@ -32,31 +32,31 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     symbol with (5-c)q cells is the last colour, the others are numbered in
     their sorted order. Anything that does not fit raises WsdbError."""
     if not isinstance(text, str) or not text.strip():
-        raise WsdbError("empty state: expected n*n colour symbols, rows optionally separated by '/', ',', spaces or newlines")
+        raise StateError("empty state: expected n*n colour symbols, rows optionally separated by '/', ',', spaces or newlines")
     rows = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
     flat = "".join(rows)
     size = len(flat)
     n = math.isqrt(size)
     if n * n != size or n % 2 or n < 2:
-        raise WsdbError(f"state has {size} cells: expected n*n cells for an even n "
+        raise StateError(f"state has {size} cells: expected n*n cells for an even n "
                         "(16 for 4x4, 36 for 6x6, 64 for 8x8)")
     if len(rows) > 1 and any(len(r) != n for r in rows):
-        raise WsdbError(f"rows of lengths {[len(r) for r in rows]}: expected {n} rows of {n} symbols")
+        raise StateError(f"rows of lengths {[len(r) for r in rows]}: expected {n} rows of {n} symbols")
     if n > MAX_N:
-        raise WsdbError(f"{n}x{n} grid: expected n from 2 to {MAX_N}")
+        raise StateError(f"{n}x{n} grid: expected n from 2 to {MAX_N}")
     # surrogatepass: a byte that is not UTF-8 on the command line reaches here as a lone surrogate
     # (Python's surrogateescape), a symbol like any other rather than an encoding error
     codes = np.frombuffer(flat.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     symbols, counts = np.unique(codes, return_counts=True)
     c = len(symbols)
     if c not in (2, 3, 4):
-        raise WsdbError(f"state uses {c} distinct symbols: expected 2, 3 or 4 colours")
+        raise StateError(f"state uses {c} distinct symbols: expected 2, 3 or 4 colours")
     puzzle = wrapslide(n, c)
     q = (n // 2) ** 2
     want = sorted(puzzle.counts)
     if sorted(counts.tolist()) != want:
         got = ", ".join(f"{_shown(s)}x{k}" for s, k in zip(symbols, counts))
-        raise WsdbError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: "
+        raise StateError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: "
                         f"expected {expected_counts(c, q)}")
     # Equal-count colours keep their sorted symbol order; the big one goes last.
     order = sorted(range(c), key=lambda i: (counts[i] > q, i))
@@ -95,7 +95,7 @@ def _raise_for(states: list[str], i: int) -> None:
         parse_state(states[i])
     except WsdbError as e:
         text = states[i]
-        raise WsdbError(f"state {i + 1} ({text.strip()!r}): {e}" if len(states) > 1 else str(e)) from None
+        raise type(e)(f"state {i + 1} ({text.strip()!r}): {e}" if len(states) > 1 else str(e)) from None
     raise AssertionError(f"state {i + 1} was taken for bad, but it parses")  # pragma: no cover
 
 
@@ -228,7 +228,7 @@ def board_size(text: str, what: str) -> int:
     cells = len(re.sub(r"[/,\s]+", "", str(text)))
     n = math.isqrt(cells)
     if cells == 0 or n * n != cells:
-        raise WsdbError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
+        raise StateError(f"{what} {str(text).strip()!r} has {cells} cells: expected n*n for an n x n board")
     return n
 
 
@@ -236,7 +236,7 @@ def board_rows(text: str) -> tuple[int, int]:
     """(rows, columns) of a sliding board written as text, its rows split by '/'."""
     rows = [r for r in re.split(r"[/,\s]+", str(text).strip()) if r]
     if len(rows) < 2:
-        raise WsdbError(f"state {str(text).strip()!r}: expected its rows split by '/', e.g. _5321/94876")
+        raise StateError(f"state {str(text).strip()!r}: expected its rows split by '/', e.g. _5321/94876")
     return len(rows), len(rows[0])
 
 
@@ -245,7 +245,7 @@ def parse_tiles(puzzle, text: str) -> np.ndarray:
     label cells: each of the puzzle's symbols once."""
     flat = split_rows(text, puzzle.rows, puzzle.cols, "state")
     if sorted(flat) != sorted(puzzle.symbols):
-        raise WsdbError(f"state {text.strip()!r} must hold each of {puzzle.symbols!r} once")
+        raise StateError(f"state {text.strip()!r} must hold each of {puzzle.symbols!r} once")
     return np.array([puzzle.symbols.index(s) for s in flat], dtype=np.int64)
 
 
@@ -265,7 +265,7 @@ def parse_goal(text: str, n: int) -> tuple[str, np.ndarray]:
     flat = split_rows(text, n, n, "goal")
     symbols = "".join(sorted(set(flat)))
     if not 1 <= len(symbols) <= MAX_LABELS:
-        raise WsdbError(f"goal uses {len(symbols)} distinct symbols: expected 1 to {MAX_LABELS}")
+        raise InputError(f"goal uses {len(symbols)} distinct symbols: expected 1 to {MAX_LABELS}")
     lut = {s: i for i, s in enumerate(symbols)}
     return symbols, np.array([lut[s] for s in flat], dtype=np.uint8)
 
@@ -276,14 +276,14 @@ def parse_cells(puzzle: Puzzle, text: str) -> np.ndarray:
     flat = split_rows(text, puzzle.n, puzzle.n, "state")
     unknown = sorted(set(flat) - set(puzzle.symbols))
     if unknown:
-        raise WsdbError(f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
+        raise StateError(f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
                         f"expected the symbols {puzzle.symbols!r}")
     cells = np.array([puzzle.symbols.index(s) for s in flat], dtype=np.uint8)
     counts = np.bincount(cells, minlength=puzzle.c)
     if tuple(counts.tolist()) != puzzle.counts:
         got = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, counts))
         want = ", ".join(f"{s}x{k}" for s, k in zip(puzzle.symbols, puzzle.counts))
-        raise WsdbError(f"state has {got}: expected the goal's counts {want}")
+        raise StateError(f"state has {got}: expected the goal's counts {want}")
     return cells
 
 
@@ -297,11 +297,11 @@ def split_rows(text: str, rows: int, cols: int, what: str) -> str:
     (rows split by '/', ',' or spaces, or all in one row), in reading order."""
     shape = f"{rows} rows of {cols} symbols"
     if not isinstance(text, str) or not text.strip():
-        raise WsdbError(f"empty {what}: expected {shape}, rows split by '/'")
+        raise StateError(f"empty {what}: expected {shape}, rows split by '/'")
     parts = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
     flat = "".join(parts)
     if len(flat) != rows * cols or (len(parts) > 1 and any(len(r) != cols for r in parts)):
-        raise WsdbError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
+        raise StateError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
                         f"expected {shape}")
     return flat
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import WsdbError
+from ..errors import InputError
 
 WRAPSLIDE = "wrapslide"
 
@@ -35,10 +35,10 @@ class TreeKey:
         if puzzle.roots:
             root = puzzle.roots[0] if root is None else root
             if root not in puzzle.roots:
-                raise WsdbError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
+                raise InputError(f"unknown root {root!r}: expected one of {', '.join(puzzle.roots)}")
             return cls(puzzle.name, int(puzzle.n), int(puzzle.c), root)
         if root not in (None, puzzle.goal):
-            raise WsdbError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
+            raise InputError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
         return cls(puzzle.name, int(puzzle.n), int(puzzle.c), puzzle.goal)
 
     @classmethod

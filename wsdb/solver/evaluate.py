@@ -20,7 +20,7 @@ from typing import Callable
 from ..db.location import resolve
 from ..db.status import this_builder
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import InputError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
 from .results import Solution
 from .settings import BEAM_WIDTH, DEFAULT_WIDTH, MEET_CHILDREN, NODE_COSTS
@@ -79,9 +79,9 @@ class Evaluation:
         check_grid(n, c)
         check_request(method, time_limit, effort)
         if count < 1:
-            raise WsdbError(f"count {count}: expected at least one state")
+            raise InputError(f"count {count}: expected at least one state")
         if seed < 0:
-            raise WsdbError(f"seed {seed}: expected a non-negative integer")
+            raise InputError(f"seed {seed}: expected a non-negative integer")
         self.limit, self.effort = time_limit, budget_nodes(effort) / 1e6
         self.n, self.c, self.count, self.seed, self.method = n, c, count, seed, method
         # a database named by the user must exist (as for `wsdb solve`); the default one is made

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import WsdbError
+from ..errors import NotBuiltError
 from . import effort
 from .guide import Found, Guide
 from .kernels import bounded_dfs, horizon_dfs
@@ -126,6 +126,6 @@ def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, s
 
 def _require_table(guide: Guide) -> None:
     if not guide.has_table:
-        raise WsdbError(f"--method optimal needs the {guide.n}x{guide.n} gather table: it exists for "
+        raise NotBuiltError(f"--method optimal needs the {guide.n}x{guide.n} gather table: it exists for "
                         "4x4 and 6x6 once the two-colour database is built "
                         f"(`wsdb build --n {guide.n} --c 2`)")

@@ -44,7 +44,7 @@ from typing import Iterator
 import numpy as np
 
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError
 from ..puzzle import format_state, parse_states, wrapslide
 from ..puzzle.catalog import grouped_states, kind
 from ..puzzle.tree_key import TreeKey
@@ -86,16 +86,16 @@ def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: flo
     budget = budget_nodes(effort)
     if not kind(puzzle).grid:   # another puzzle: solved from its stored tree
         if method not in ("auto", "meet"):
-            raise WsdbError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
+            raise InputError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
                             f"middle): expected --method auto or meet, not {method}")
         return solve_puzzle_states(grouped_states(puzzle, states, goal), db, time_limit, length_only, store, budget)
     if goal is not None:
-        raise WsdbError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
+        raise InputError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)
     for i, (puzzle, _) in enumerate(parsed):
         if puzzle.n > MAX_SOLVE_N:
             where = f"state {i + 1}: " if len(parsed) > 1 else ""
-            raise WsdbError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to "
+            raise InputError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to "
                             f"{MAX_SOLVE_N}x{MAX_SOLVE_N} (its tables are sized for them); `wsdb lookup` answers "
                             "larger grids whose tree is built")
     store = store if store is not None else Store.open_if_present(db)
@@ -157,11 +157,11 @@ def check_request(method: str, time_limit: float | None, effort: float | None = 
     """A known method, a positive time limit (None: no cap) and a positive
     effort (None: the default), or one line saying what is wrong."""
     if method not in METHODS:
-        raise WsdbError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+        raise InputError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
     if time_limit is not None and not time_limit > 0:
-        raise WsdbError(f"time limit {time_limit}: expected a positive number of seconds")
+        raise InputError(f"time limit {time_limit}: expected a positive number of seconds")
     if effort is not None and not 0 < effort < 1e9:
-        raise WsdbError(f"effort {effort}: expected a positive number of millions of nodes (default "
+        raise InputError(f"effort {effort}: expected a positive number of millions of nodes (default "
                         f"{DEFAULT_EFFORT / 1e6:g})")
 
 

@@ -17,7 +17,7 @@ from typing import Iterator
 from ..db.lookup import lookup_grid
 from ..db.store import Store
 from ..engine import puzzle_engine
-from ..errors import WsdbError
+from ..errors import NotBuiltError
 from ..puzzle import Puzzle
 from ..puzzle.text import state_texts
 from ..puzzle.tree_key import TreeKey
@@ -58,7 +58,7 @@ def solve_puzzle_states(groups: dict, db=None, time_limit: float | None = None, 
                 found, lower, timed_out = meet_in_the_middle(Guide(p, None, eg), cells, budget)
             if found is None:
                 spent = f"{time_limit:g} s" if meter.capped else f"{budget / 1e6:g} M nodes of effort"
-                raise WsdbError(f"{text}: no sequence found in {spent}; its distance is at least "
+                raise NotBuiltError(f"{text}: no sequence found in {spent}; its distance is at least "
                                 f"{lower} (the stored tree reaches depth {eg.height}): build the tree deeper "
                                 "with --max-depth, or give more --effort")
             moves = None if length_only else [p.move_names[m] for m in found.moves(store, p)]

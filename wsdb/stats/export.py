@@ -27,7 +27,7 @@ from pathlib import Path
 from ..engine.keys import KeyLayout
 from ..db.parquet_meta import tree_metadata, with_metadata
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import InputError, MissingDatabaseError, StorageError
 from ..notices import step
 from ..puzzle import check_grid, wrapslide
 from ..puzzle.text import state_texts
@@ -52,25 +52,25 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     path = Path(path)
     fmt = fmt or ("csv" if to_stdout else path.suffix.lstrip(".").lower())
     if fmt not in FORMATS:
-        raise WsdbError(f"export format {fmt!r}: expected csv, jsonl or parquet (or a file ending in .csv, "
+        raise InputError(f"export format {fmt!r}: expected csv, jsonl or parquet (or a file ending in .csv, "
                         ".jsonl or .parquet)")
     if fmt == "parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise WsdbError("Parquet export needs pyarrow: pip install 'wsdb[parquet]' (or use --format csv)")
+        raise InputError("Parquet export needs pyarrow: pip install 'wsdb[parquet]' (or use --format csv)")
     if to_stdout:
         if fmt == "parquet" and sys.stdout.isatty():
-            raise WsdbError("Parquet is binary: give a file name, or send standard output into a pipe or a file")
+            raise InputError("Parquet is binary: give a file name, or send standard output into a pipe or a file")
         return _export_to(None, fmt, puzzle, db, root, chunk)
     if not path.parent.is_dir():
-        raise WsdbError(f"cannot write {path}: the folder {path.parent} does not exist")
+        raise MissingDatabaseError(f"cannot write {path}: the folder {path.parent} does not exist")
     if path.exists() and not path.is_file():   # the file is renamed into place: never over a device or pipe
-        raise WsdbError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
+        raise StorageError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
                         "pipe); expected a file name")
     tmp = path.with_name(f".{path.name}.part")
     try:
         count = _export_to(tmp, fmt, puzzle, db, root, chunk, path.name)
         tmp.replace(path)
     except OSError as e:
-        raise WsdbError(f"cannot write {path}: {e.strerror or e}") from None
+        raise StorageError(f"cannot write {path}: {e.strerror or e}") from None
     finally:
         if tmp.exists():
             tmp.unlink()

@@ -20,7 +20,7 @@ import pandas as pd
 from ..db.cache import derived_files
 from ..db.proven import proven_god_number
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError, NotBuiltError
 from ..notices import step
 from ..puzzle import Puzzle, check_grid
 from ..puzzle.catalog import get_puzzle, kind, stored_puzzle
@@ -37,20 +37,20 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
             goal: str | None = None) -> list[dict]:
     if kind(puzzle).rows_only:   # boards of n rows, any width (no --m here)
         if c is not None or goal is not None:
-            raise WsdbError("the sliding puzzle's builds are picked by --n, their number of rows")
+            raise InputError("the sliding puzzle's builds are picked by --n, their number of rows")
         return [b for b in store.build_rows() if b["puzzle"] == puzzle and n in (None, b["n"])]
     if not kind(puzzle).grid:
         if c is not None:
-            raise WsdbError(f"--c is Wrapslide's colour count: pick one {puzzle} build by --n and --goal")
+            raise InputError(f"--c is Wrapslide's colour count: pick one {puzzle} build by --n and --goal")
         if n is None:
             if goal is not None:
-                raise WsdbError("--goal goes with --n: the board the goal is written on")
+                raise InputError("--goal goes with --n: the board the goal is written on")
             return [b for b in store.build_rows() if b["puzzle"] == puzzle]
 
         p = get_puzzle(puzzle, int(n), goal=goal)
         return [store.require_build(TreeKey.of(p))]
     if (n is None) != (c is None):
-        raise WsdbError("give both --n and --c, or neither (every build)")
+        raise InputError("give both --n and --c, or neither (every build)")
     if n is not None:
         check_grid(n, c)
         return [store.require_build(TreeKey.wrapslide(n, c, root or "all"))]   # refuses an unfinished build
@@ -190,7 +190,7 @@ def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | N
     store = Store.of(db)
     b = _one(store, n, c, root, puzzle, goal)
     if not b["complete"]:
-        raise WsdbError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
+        raise NotBuiltError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
                         "unknown (they lie beyond the stored tree)")
     return pd.DataFrame(store.classes_at_depth(TreeKey.from_row(b), b["height"], limit),
                         columns=["grid", "orbit_size"])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import InputError, NotBuiltError, StorageError
 from ..puzzle.catalog import kind
 from .figures import levels, orbit_profile, plain, puzzle_of, summary
 
@@ -51,7 +51,7 @@ def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide", ax=N
     caller's ``ax`` for a single build."""
     if ax is not None:
         if len(builds) != 1:
-            raise WsdbError(f"ax= draws one build, and {len(builds)} are stored: give n and c (and the puzzle)")
+            raise InputError(f"ax= draws one build, and {len(builds)} are stored: give n and c (and the puzzle)")
         return ax.figure, {(int(builds.n.iloc[0]), int(builds.c.iloc[0])): (ax, builds.iloc[0])}
     if not kind(puzzle).grid:
         boards = sorted({(int(n), int(c)) for n, c in zip(builds.n, builds.c)})
@@ -77,7 +77,7 @@ def _builds(db, n: int | None, c: int | None, root: str, puzzle: str, goal: str 
     store = Store.of(db)
     builds = summary(store, n, c, root, puzzle, goal)
     if builds.empty:
-        raise WsdbError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
+        raise NotBuiltError(f"{store.label} holds no builds to plot: run `wsdb build --n N --c C` first")
     return store, builds
 
 
@@ -160,9 +160,9 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     if not fmt:
         path, fmt = path.with_suffix(".png"), "png"
     if fmt not in FORMATS:
-        raise WsdbError(f"cannot draw {path.name}: expected a file ending in .png, .svg or .pdf")
+        raise InputError(f"cannot draw {path.name}: expected a file ending in .png, .svg or .pdf")
     try:
         fig.savefig(path, dpi=110, format=fmt)
     except OSError as e:
-        raise WsdbError(f"cannot write {path}: {e.strerror or e}") from None
+        raise StorageError(f"cannot write {path}: {e.strerror or e}") from None
     return path

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..db.store import Store
-from ..errors import WsdbError
+from ..errors import InputError, NotBuiltError
 from .plots import new_figure
 
 if TYPE_CHECKING:
@@ -113,14 +112,14 @@ def plot_solves(db=None, n: int | None = None, c: int | None = None, *, ax=None)
     if n is not None:
         df = df[(df.n == n) & ((df.c == c) if c is not None else True)]
     if df.empty:
-        raise WsdbError("no solver runs stored" + (f" for {n}x{n}" if n is not None else "")
+        raise NotBuiltError("no solver runs stored" + (f" for {n}x{n}" if n is not None else "")
                         + ": run `wsdb eval --n N --c C --count K` first")
     # runs of one method differ by their budget: the labels say it
     efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in Store.of(db).run_rows()}
     grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
     if ax is not None:
         if len(grids) != 1 or len(ax) != 2:
-            raise WsdbError("ax= is a pair of axes (lengths, times) for one grid: give n and c")
+            raise InputError("ax= is a pair of axes (lengths, times) for one grid: give n and c")
         fig, axes = ax[0].figure, [list(ax)]
     else:
         fig, axes = new_figure(len(grids), 2, 11, 3.3 * len(grids), gridspec_kw={"width_ratios": [2.2, 1]})

@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from ..errors import DamagedError, WsdbError
+from ..errors import WsdbError, StorageError, DamagedError
 from .guards import BodyLimit, Gate
 from .routes import router
 from .settings import HOST, MAX_BUSY, MAX_TIME_LIMIT, PORT
@@ -93,7 +93,7 @@ def serve(host: str = HOST, port: int = PORT, db=None, max_time_limit: float = M
     except OSError as e:
         taken = e.errno == errno.EADDRINUSE
         shown = host if len(host) <= 80 else host[:77] + "..."
-        raise WsdbError(f"cannot listen on {shown}:{port} ({e.strerror}): "
+        raise StorageError(f"cannot listen on {shown}:{port} ({e.strerror}): "
                         + ("pick another with --port" if taken else "expected an address of this machine with "
                            "--host, such as 127.0.0.1")) from None
     app = create_app(db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=on_ready)

@@ -12,7 +12,7 @@ from typing import Literal
 from fastapi import APIRouter, HTTPException, Query, Request
 
 from ..db.lookup import Answer
-from ..errors import WsdbError
+from ..errors import WsdbError, InputError
 from ..puzzle.catalog import NAMES as PUZZLES
 from ..puzzle.catalog import kind
 from ..puzzle.replay import Replay
@@ -109,7 +109,7 @@ def random(request: Request, n: int = Query(ge=2, le=64), c: int | None = Query(
     seed = secrets.randbits(32) if seed is None else seed
     if kind(puzzle).grid:
         if c is None:
-            raise WsdbError("c: expected the number of colours (2-4)")
+            raise InputError("c: expected the number of colours (2-4)")
         from ..puzzle import wrapslide
 
         p = wrapslide(n, c)
