@@ -17,13 +17,23 @@ pytestmark = pytest.mark.reads_files
 
 
 def test_datasette_metadata_matches_the_schema():
-    meta = json.loads((ROOT / "docs" / "datasette.json").read_text())
+    meta = json.loads((ROOT / "wsdb" / "db" / "datasette.json").read_text())
     tables = meta["databases"]["wsdb"]["tables"]
     schema = {**metadata.tables, **views.tables}
     assert set(tables) == set(schema)
     for name, table in schema.items():
         assert set(tables[name]["columns"]) == {c.name for c in table.columns}, name
         assert all(text.strip() for text in tables[name]["columns"].values())
+
+
+def test_datasette_queries_are_the_cookbooks():
+    """The canned queries installed with the package are docs/sql.md's, as
+    scripts/datasette_queries.py copies them."""
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "datasette_queries.py"), "--check"])
+    assert res.returncode == 0, "wsdb/db/datasette.json is out of date: run python scripts/datasette_queries.py"
 
 
 def test_readme_links_point_at_files():
