@@ -67,6 +67,7 @@ WITH_DB = {
     "export": ["export", "{out}", "--n", "4", "--c", "2", "-q"],
     "import": ["import", "{levels}", "--force", "-q"],
     "bounds": ["bounds", "compute", "--n", "4", "--c", "2", "-q"],
+    "db": ["db", "current"],
 }
 TAKES_N = ["build", "eval", "verify", "stats", "random", "export", "bounds"]
 TAKES_STATE = ["lookup", "solve", "apply"]

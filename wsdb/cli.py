@@ -1074,6 +1074,75 @@ def serve(host, port, max_time_limit, max_busy, db):
     run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 
 
+@main.group("db")
+def db_group():
+    """The database's schema: its migrations, where a file stands, and an
+    upgrade by hand. Any writable wsdb upgrades a database when it opens it;
+    these say where one stands first, or upgrade a shared one on purpose.
+
+    \b
+    Examples:
+      wsdb db history                          # every migration, oldest first
+      wsdb db current --db db/old.sqlite       # its revision, and what an upgrade would apply
+      wsdb db upgrade --db postgresql://wsdb@db.example/wsdb
+    """
+
+
+@db_group.command("history")
+@json_option
+@clean_errors
+def db_history(as_json):
+    """Every migration of the schema, oldest first (the last is this wsdb's head)."""
+    from .db.schema_history import history
+
+    for m in history():
+        if as_json:
+            click.echo(json.dumps(m))
+        else:
+            click.echo(f"{m['revision']}  {m['message']}" + ("  (head)" if m["head"] else ""))
+
+
+@db_group.command("current")
+@db_option
+@json_option
+@clean_errors
+def db_current(db, as_json):
+    """The database's schema revision, read without changing it, and the
+    migrations an upgrade would apply."""
+    from .db.schema_history import current
+
+    now = current(db)
+    if as_json:
+        click.echo(json.dumps(now))
+    elif now["revision"] is None:
+        click.echo(f"{now['database']}: no wsdb schema yet (wsdb {now['head']} makes it on the first build)")
+    elif not now["known"]:
+        click.echo(f"{now['database']}: revision {now['revision']}, newer than this wsdb's {now['head']}: "
+                   "upgrade wsdb to read it")
+    elif now["up_to_date"]:
+        click.echo(f"{now['database']}: revision {now['revision']} (head)")
+    else:
+        click.echo(f"{now['database']}: revision {now['revision']}; `wsdb db upgrade` would apply "
+                   f"{', '.join(now['pending'])}")
+
+
+@db_group.command("upgrade")
+@db_option
+@json_option
+@clean_errors
+def db_upgrade(db, as_json):
+    """Apply the pending migrations to the database, in one transaction."""
+    from .db.schema_history import upgrade
+
+    done = upgrade(db)
+    if as_json:
+        click.echo(json.dumps(done))
+    elif done["applied"]:
+        click.echo(f"upgraded from revision {done['before']} to {done['after']} ({', '.join(done['applied'])})")
+    else:
+        click.echo(f"already at revision {done['after']} (head)")
+
+
 @main.group(invoke_without_command=True)
 @click.option("--n", "n", type=int, default=None, help="Only this grid size.")
 @click.option("--c", "c", type=int, default=None, help="Only this number of colours.")

@@ -68,10 +68,7 @@ class Store:
                 where.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StorageError(f"cannot create {where.label}: {e.strerror}") from None
-        if where.path is not None and where.path.is_dir():
-            raise StorageError(f"{where.label} is a directory: expected a database file")
-        if where.path is not None and not where.missing and not _sqlite_file(where.path):
-            raise StorageError(f"{where.label} is not a SQLite database file: expected a wsdb database")
+        check_file(where)
         write = write or create
         if write and where.path is not None:
             check_writable(where)
@@ -655,6 +652,15 @@ class Store:
 
 #: (device, inode) of the database files :func:`_sqlite_file` has accepted in this process
 _ACCEPTED: set[tuple[int, int]] = set()
+
+
+def check_file(where) -> None:
+    """Refuse, in one line, a database file that is a directory or not
+    SQLite's (a file that does not exist yet passes)."""
+    if where.path is not None and where.path.is_dir():
+        raise StorageError(f"{where.label} is a directory: expected a database file")
+    if where.path is not None and not where.missing and not _sqlite_file(where.path):
+        raise StorageError(f"{where.label} is not a SQLite database file: expected a wsdb database")
 
 
 def _sqlite_file(path) -> bool:
