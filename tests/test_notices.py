@@ -160,3 +160,41 @@ def test_a_count_states_its_pace_both_ways(monkeypatch):
                                           (5400, "1.5 h"), (47 * 3600, "47.0 h"), (3 * 86400, "3.0 days")])
 def test_a_duration_reads_in_the_unit_a_person_would_use(seconds, text):
     assert notices.duration(seconds) == text
+
+
+def test_a_script_hears_the_wsdb_logger(caplog, monkeypatch):
+    """Without the CLI, what wsdb says is a record of the `wsdb` logger:
+    silent by default, heard once logging is configured."""
+    import logging
+
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    monkeypatch.setattr(notices, "EVERY", 0.02)
+    assert not notices.listened()
+    caplog.set_level(logging.INFO, logger="wsdb")
+    assert notices.listened()
+    with step("counting") as st:
+        st.count(3, 5, "things")
+        time.sleep(0.05)
+    said = [r.getMessage() for r in caplog.records if r.name == "wsdb"]
+    assert said[0].startswith("counting") and said[-1].startswith("counting: done in")
+
+
+def test_a_watched_step_is_a_tqdm_bar_and_a_short_one_leaves_nothing(monkeypatch):
+    import io
+
+    out = io.StringIO()
+    monkeypatch.setattr(notices.sys, "stderr", out)
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.05)
+    with notices.bars(True):
+        with step("quick"):
+            pass
+        assert out.getvalue() == ""
+        with step("counting", "a moment") as st:
+            for i in range(1, 6):
+                st.count(i, 5, "things")
+                time.sleep(0.03)
+        with notices.silence(), step("hushed") as hushed:
+            time.sleep(0.1)
+    drawn = out.getvalue()
+    assert "counting (a moment)" in drawn and "5/5" in drawn and "things/s" in drawn   # tqdm's count and rate
+    assert "hushed" not in drawn and hushed.bar is None

@@ -67,14 +67,56 @@ def quiet_option(f):
     quiet, so that no wait of over 2 seconds is silent."""
     @functools.wraps(f)
     def wrapper(*args, quiet=False, **kwargs):
-        if quiet:
-            return f(*args, quiet=quiet, **kwargs)
-        from .notices import listening
+        from .notices import bars, listening, silence
 
-        with listening(lambda text: click.echo(f"wsdb: {text}", err=True)):
+        if quiet:
+            with silence():
+                return f(*args, quiet=quiet, **kwargs)
+        # a terminal draws long steps as tqdm bars; a pipe or a log gets lines
+        tty = _stderr_is_terminal()
+
+        def echo(text: str) -> None:
+            if tty:   # above any bar being drawn, not through it
+                from tqdm import tqdm
+                tqdm.write(f"wsdb: {text}", file=sys.stderr)
+            else:
+                click.echo(f"wsdb: {text}", err=True)
+
+        with listening(echo), bars(tty):
             return f(*args, quiet=quiet, **kwargs)
     return click.option("--quiet", "-q", is_flag=True,
                         help="Say nothing on stderr while working (progress, compiling, deriving).")(wrapper)
+
+
+def _again(drop: set[str] = frozenset()) -> str:
+    """The command being run, as the user gave it (every option they set,
+    ``--db`` and the rest, less those in ``drop``), for a hint to copy."""
+    import shlex
+
+    ctx = click.get_current_context()
+    words = ctx.command_path.split()
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name)
+        if param.name in drop or source not in (click.core.ParameterSource.COMMANDLINE,
+                                                 click.core.ParameterSource.ENVIRONMENT):
+            continue
+        value = ctx.params[param.name]
+        if isinstance(param, click.Argument):
+            words += [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+        elif getattr(param, "is_flag", False):
+            if value:
+                words.append(param.opts[0])
+        else:
+            for v in value if param.multiple else [value]:
+                words += [param.opts[0], str(v)]
+    return shlex.join(words)
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _short(message: str, most: int = 80) -> str:
@@ -356,7 +398,8 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, schedul
             tree, row = build_board(p, db=db, max_depth=max_depth, root=root, force=force,
                                     progress=_level_lines(quiet), starting=starting)
     except KeyboardInterrupt:
-        click.echo(f"wsdb: build interrupted; every finished level is stored: run `{command}` to resume", err=True)
+        click.echo(f"wsdb: build interrupted; every finished level is stored: run `{_again(drop={'force'})}` "
+                   "to resume", err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(row))
@@ -1011,10 +1054,14 @@ def _print_report(r: dict) -> None:
     if r["complete"]:
         click.echo(f"  mean distance {r['mean_distance_states']:.4f} over states, "
                    f"{r['mean_distance_classes']:.4f} over classes")
-    click.echo(f"  {'depth':>5} {'classes':>14} {'states':>26} {'cumulative':>11}")
+    # a partial tree's shares are of its stored states: the header says so, not "of all"
+    click.echo(f"  {'depth':>5} {'classes':>14} {'states':>26} {'cumulative' if r['complete'] else 'of stored':>11}")
     for lv in r["levels"]:
         click.echo(f"  {lv['depth']:>5} {lv['classes']:>14,} {lv['states']:>26,} "
                    f"{100 * lv['cumulative_share']:>10.4f}%")
+    if not r["complete"]:
+        click.echo(f"  (shares of the {r['states']:,} stored states, {100 * r['coverage']:.3g}% of all "
+                   f"{r['all_states']:,}; deeper states are not stored)")
     if r["complete"]:
         click.echo(f"  antipodes: {r['antipode_classes']:,} classes, {r['antipode_states']:,} states"
                    + (f"; the first {len(r['first_antipodes'])}:" if r["first_antipodes"] else ""))
@@ -1071,7 +1118,10 @@ def serve(host, port, max_time_limit, max_busy, db):
                 click.echo(f"wsdb: the first {n}x{n} solve derives the solver's deeper trees, once, "
                            f"about {minutes:g} min", err=True)
 
-    run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
+    from .notices import silence
+
+    with silence():   # requests' long steps draw no bars in the server's terminal
+        run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 
 
 @main.group("db")

@@ -106,7 +106,8 @@ def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, po
                         ["stats", "--n", "4", "--c", "3"]):
             said = wsdb_cmd(*command, "--db", db)
             assert said.returncode == 2 and "Traceback" not in said.stderr
-            assert f"interrupted at depth {last}: run `wsdb build --n 4 --c 3` to resume" in said.stderr
+            # the hint names the database the user named, so it can be copied as it stands
+            assert f"interrupted at depth {last}: run `wsdb build --n 4 --c 3 --db {db}` to resume" in said.stderr
     resumed = wsdb_cmd("build", "--n", 4, "--c", 3, "--db", db, "-q")
     assert resumed.returncode == 0, resumed.stderr
     assert rows(db, ROWS, 4, 3) == rows(clean43, ROWS, 4, 3)
@@ -160,7 +161,7 @@ def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
     err = build.communicate(timeout=120)[1]
     assert build.returncode == 130
     assert err.strip().splitlines()[-1] == ("wsdb: build interrupted; every finished level is stored: "
-                                             "run `wsdb build --n 6 --c 2` to resume")
+                                             f"run `wsdb build --n 6 --c 2 --db {db}` to resume")
     assert "Traceback" not in err
     done = levels()
     assert done >= 8

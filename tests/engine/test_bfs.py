@@ -38,3 +38,16 @@ def test_dedupe_keeps_the_first_row_of_each_key():
     wide = np.array([[1, 5], [0, 3], [1, 5]], np.uint64)   # two-word keys take the general path
     uniq, first = dedupe(wide)
     assert len(uniq) == 2 and first.tolist() == [1, 0]
+
+
+def test_dedupe_of_wide_keys_is_numpys_unique():
+    """The lexsort path against np.unique of the structured view (first
+    occurrence of each key), on keys with many repeats and ties in a word."""
+    from wsdb.engine.keys import sortable
+
+    rng = np.random.default_rng(7)
+    keys = np.stack([rng.integers(0, 4, 5000, dtype=np.uint64), rng.integers(0, 50, 5000, dtype=np.uint64),
+                     rng.integers(0, 3, 5000, dtype=np.uint64)], axis=1)
+    uniq, first = dedupe(keys)
+    want, want_first = np.unique(sortable(keys), return_index=True)
+    assert np.array_equal(uniq, want) and np.array_equal(first, want_first)

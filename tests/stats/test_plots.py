@@ -26,7 +26,9 @@ def test_figures_are_returned_and_the_backend_left_alone(db4):
     assert isinstance(fig, Figure)
     stored = {(b["n"], b["c"]) for b in wsdb.stored_builds(db4)}
     assert len([ax for ax in fig.axes if ax.axison]) == len(stored)
+    assert "states and classes per depth" in fig._suptitle.get_text()
     assert matplotlib.get_backend() == before
+    assert fig._repr_png_().startswith(PNG)   # what a notebook shows as the cell's result
 
 
 def test_ax_draws_one_build_into_the_callers_axes(db4):
@@ -36,6 +38,7 @@ def test_ax_draws_one_build_into_the_callers_axes(db4):
     ax = fig.subplots()
     assert plot_symmetry(db4, n=4, c=3, ax=ax) is fig
     assert ax.get_yscale() == "log" and ax.patches   # the bars are in the caller's axes
+    assert fig._suptitle is None   # the caller's figure keeps its own titles
     with pytest.raises(WsdbError, match="one build"):
         plot_levels(db4, ax=fig.subplots())
 

@@ -73,6 +73,8 @@ def test_apply_random_info_are_the_cli_answers(client, run, db4):
     got = client.post("/api/apply", json={"state": state, "moves": ["T1", "r3", "B2"]}).json()
     assert got == cli_json(run, "apply", state, "T1", "r3", "B2")[0]
     assert len(got["states"]) == 4 and got["states"][0] == state and got["states"][-1] == got["result"]
+    # the moves as the CLI's words in one string are the same moves
+    assert client.post("/api/apply", json={"state": state, "moves": "T1 r3, B2"}).json() == got
     rnd = client.get("/api/random", params={"n": 6, "c": 3, "seed": 17}).json()
     assert rnd == cli_json(run, "random", "--n", 6, "--c", 3, "--seed", 17)[0]
     deep = client.get("/api/random", params={"n": 4, "c": 4, "seed": 17, "depth": 11}).json()

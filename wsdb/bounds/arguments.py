@@ -40,6 +40,7 @@ from ..db.store import Store
 from ..errors import WsdbError, InputError, NotBuiltError
 from ..puzzle.model import check_grid, merged_goal_count, merged_goal_states, wrapslide
 from ..puzzle.text import state_texts
+from ..puzzle.catalog import describe
 from ..puzzle.tree_key import TreeKey
 from ..version import current as current_version
 
@@ -300,6 +301,12 @@ def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
     found, missing = [counting(n, c)], []
     found += from_tree(store, n, c) + counting_past_tree(store, n, c)
     exact = any(b.method == "tree" for b in found)
+    if not exact and not any(b.method == "counting" and b.witness.get("tree_depth") for b in found):
+        # the answer would change with a build: say which (the README's 8x8 three-colour 22 needs one)
+        tree = TreeKey.wrapslide(n, c)
+        what, command = describe(tree)
+        missing.append(f"tree: no {what} tree in {store.label}: `{command}{store.db_option}` stores one, and "
+                       "its levels raise the counting bound (or, complete, give the God number)")
     if c > 2:
         try:
             found.append(from_phases(store, n, c))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,11 +31,17 @@ class Location:
         """How messages name the database (never with its password)."""
         if self.path:
             return str(self.path)
-        if "@" in self.url and "://" in self.url:
-            scheme, rest = self.url.split("://", 1)
-            who, _, where = rest.rpartition("@")
-            return f"{scheme}://{who.split(':')[0]}@{where}"
+        if "@" in self.url and "://" in self.url:   # SQLAlchemy's own rendering, the password as ***
+            from sqlalchemy.engine import make_url
+
+            return make_url(self.url).render_as_string(hide_password=True)
         return self.url
+
+    @property
+    def option(self) -> str:
+        """How a hint names the database again: ' --db LABEL' where the
+        user named one, '' for the default (a command to copy must keep it)."""
+        return f" --db {shlex.quote(self.label)}" if self.explicit else ""
 
     @property
     def missing(self) -> bool:

@@ -94,7 +94,7 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
 
     def damaged(detail: str) -> DamagedError:
         what, command = describe(tree)
-        check = command.replace("wsdb build", "wsdb verify", 1)
+        check = command.replace("wsdb build", "wsdb verify", 1) + store.db_option
         return DamagedError(f"{store.label}: the {what} build is damaged: {detail}; run `{check}`")
 
     source = store

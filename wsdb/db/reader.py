@@ -48,9 +48,10 @@ def connect_readonly(path) -> sqlite3.Connection:
 class Reader:
     """A wsdb SQLite file opened read-only for lookups."""
 
-    def __init__(self, conn: sqlite3.Connection, label: str):
+    def __init__(self, conn: sqlite3.Connection, label: str, db_option: str = ""):
         self.conn = conn
         self.label = label
+        self.db_option = db_option   # how a hint names the database again (Location.option)
 
     def close(self) -> None:
         """Close the connection."""
@@ -68,7 +69,7 @@ class Reader:
     def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(tree), self.label, tree)
+        return required(self.build_row(tree), self.label, tree, self.db_option)
 
     def fetch(self, tree: TreeKey, layout, keys: np.ndarray):
         """Depth and parent of each key: (found, depth, parents (S, W))."""
@@ -96,7 +97,7 @@ def open_reader(db=None) -> Reader | None:
     if rev is None or rev[0] != HEAD:
         conn.close()
         return None
-    return Reader(conn, where.label)
+    return Reader(conn, where.label, where.option)
 
 
 def fetch_keys(conn: sqlite3.Connection, tree: TreeKey, layout, keys: np.ndarray):

@@ -46,7 +46,7 @@ class TreeSampler:
             if build["complete"]:
                 deepest = "its God number" if puzzle.roots else "its deepest level"
             else:
-                deepest = f"where it stops (`{describe(tree)[1]} " \
+                deepest = f"where it stops (`{describe(tree)[1]}{store.db_option} " \
                           f"--max-depth {depth}` grows it)"
             raise NotBuiltError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
                             f"{build['height']}, {deepest}")

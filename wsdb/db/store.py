@@ -46,6 +46,11 @@ class Store:
         """The database file (None for servers and in-memory databases)."""
         return self.where.path
 
+    @property
+    def db_option(self) -> str:
+        """How a hint names this database again: ' --db LABEL', or '' for the default."""
+        return self.where.option
+
     def close(self) -> None:
         """Close the pooled connections (a server sees a clean log-off)."""
         self.sql.dispose()
@@ -189,12 +194,12 @@ class Store:
     def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
         or finish it."""
-        return required(self.build_row(tree), self.label, tree)
+        return required(self.build_row(tree), self.label, tree, self.db_option)
 
     def finished_build(self, tree: TreeKey) -> dict | None:
         """The stored build if finished, None if there is none; an error
         (saying so, and how to resume) if it is not finished."""
-        return finished(self.build_row(tree), self.label)
+        return finished(self.build_row(tree), self.label, self.db_option)
 
     def level_rows(self, tree: TreeKey) -> list[dict]:
         """Per-depth class and state counts as stored."""

@@ -21,6 +21,7 @@ from typing import Iterable, Iterator
 from ..engine import Engine
 from ..engine.bfs import Counts, Level, Progress, Tree
 from ..errors import NotBuiltError
+from ..notices import step
 from ..puzzle.tree_key import TreeKey
 from .status import builder_alive, this_builder, unfinished
 from .store import Store
@@ -53,7 +54,7 @@ class TreeWriter:
         row = store.build_row(tree)
         if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
                 and row["builder"] != this_builder():
-            raise NotBuiltError(f"{store.label}: {unfinished(row)}")
+            raise NotBuiltError(f"{store.label}: {unfinished(row, store.db_option)}")
         return cls(store, tree, row, symbols, progress)
 
     def finished(self, max_depth: int | None, force: bool = False) -> bool:
@@ -118,7 +119,10 @@ class TreeWriter:
 
     def _write(self, level: Level, eng: Engine, totals: dict) -> None:
         try:
-            self.store.add_level(self.tree, self.level_row(level), class_columns(level, eng), totals)
+            # a deep level's rows take a while (8.7 M classes of 6x6 three colours: 25 s): said, counted
+            with step(f"writing depth {level.depth}", f"{level.classes:,} classes into {self.store.label}") as st:
+                self.store.add_level(self.tree, self.level_row(level), _counting(class_columns(level, eng), st,
+                                                                                   level.classes), totals)
             self._said(level)
         except BaseException as e:   # handed to the main thread by wait()
             self.error = e
@@ -200,6 +204,15 @@ def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[t
     for i in range(0, level.classes, chunk):
         parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
         yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
+
+
+def _counting(chunks: Iterable[tuple], st, total: int) -> Iterator[tuple]:
+    """The chunks as they are inserted, counted into the step ``st``."""
+    done = 0
+    for chunk in chunks:
+        yield chunk
+        done += len(chunk[0])
+        st.count(done, total, "classes")
 
 
 def _now() -> str:

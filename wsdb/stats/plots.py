@@ -15,6 +15,8 @@ CLI's ``--plot``).
 """
 from __future__ import annotations
 
+import io
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,11 +40,26 @@ FORMATS = ("png", "svg", "pdf")
 
 def new_figure(rows: int, cols: int, width: float, height: float, **kwargs):
     """A figure of rows x cols panels, made without pyplot (so no backend
-    is chosen or switched, and nothing is kept open): (figure, axes)."""
+    is chosen or switched, and nothing is kept open): (figure, axes). A
+    notebook shows it as the cell's answer (its ``_repr_png_``), once."""
+    fig = _shown_figure()(figsize=(width, height), layout="constrained")
+    return fig, fig.subplots(rows, cols, squeeze=False, **kwargs)
+
+
+@lru_cache(maxsize=1)
+def _shown_figure():
+    """matplotlib's Figure, drawn by IPython as a PNG where it is a cell's
+    result (pyplot's figures get that from the inline backend; these have
+    no backend). Made on first use: importing wsdb.stats loads no matplotlib."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), layout="constrained")
-    return fig, fig.subplots(rows, cols, squeeze=False, **kwargs)
+    class ShownFigure(Figure):
+        def _repr_png_(self) -> bytes:
+            buf = io.BytesIO()
+            self.savefig(buf, format="png", dpi=96)
+            return buf.getvalue()
+
+    return ShownFigure
 
 
 def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide", ax=None):
@@ -88,6 +105,7 @@ def plot_levels(db=None, n: int | None = None, c: int | None = None, root: str =
     store, builds = _builds(db, n, c, root, puzzle, goal)
     lv = levels(store, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.2, puzzle, ax)
+    theirs = ax is not None   # the loop below names each panel's axes ax
     for (bn, bc), (ax, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
         ax.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
@@ -110,7 +128,7 @@ def plot_levels(db=None, n: int | None = None, c: int | None = None, root: str =
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    if ax is None:   # the caller's axes keep the caller's titles
+    if not theirs:   # the caller's axes keep the caller's titles
         suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
     return fig
 
@@ -121,6 +139,7 @@ def plot_symmetry(db=None, n: int | None = None, c: int | None = None, root: str
     and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.0, puzzle, ax)
+    theirs = ax is not None
     for (bn, bc), (ax, b) in panels.items():
         prof = orbit_profile(store, plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
@@ -134,7 +153,7 @@ def plot_symmetry(db=None, n: int | None = None, c: int | None = None, root: str
         ax.set_xlabel("symmetries fixing the class")
         ax.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
-    if ax is None:
+    if not theirs:
         suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
     return fig
 

@@ -3,7 +3,7 @@ the fields of the matching CLI command's ``--json``, and :data:`ERRORS` the
 one-line refusals every endpoint may give."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -35,7 +35,16 @@ class SolveIn(StateIn):
 
 
 class ApplyIn(StateIn):
-    moves: list[str] = Field(max_length=MAX_MOVES, description="Move names in the thesis' notation, e.g. [\"T1\", \"R3\"].")
+    # a list, or the CLI's words as one string ("T1 R3"): both are what a person would send
+    moves: Annotated[list[str], Field(max_length=MAX_MOVES)] | Annotated[str, Field(max_length=MAX_MOVES * 8)] = \
+        Field(description="Move names in the thesis' notation: a list, [\"T1\", \"R3\"], or one string split "
+                          "by spaces or commas, \"T1 R3\".")
+
+    def move_list(self) -> list[str]:
+        """The moves as a list, a string split as the CLI splits its words."""
+        if isinstance(self.moves, str):
+            return [m for m in self.moves.replace(",", " ").split() if m]
+        return self.moves
 
 
 class RandomOut(BaseModel):

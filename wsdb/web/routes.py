@@ -89,7 +89,7 @@ def apply(req: ApplyIn):
     """The state after each move (`wsdb apply STATE MOVES --json`)."""
     from ..puzzle.replay import replay
 
-    return replay(req.state, req.moves, req.puzzle, req.goal).to_dict()
+    return replay(req.state, req.move_list(), req.puzzle, req.goal).to_dict()
 
 
 @router.get("/api/random", response_model=RandomOut, response_model_exclude_none=True, responses=ERRORS)
