@@ -15,6 +15,7 @@ another installation, e.g. an older version for a before/after figure.
     python scripts/bench_build.py --grid 6x6c3 --grid 6x6c4 --grid 8x8c2 --grid 8x8c3 --grid 8x8c4 \
         --runs 1 --write --block bench_build_big   # the solver's default trees, one run each
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-GRIDS = {"4x4c2": (4, 2), "4x4c3": (4, 3), "4x4c4": (4, 4), "6x6c2": (6, 2),
-         "6x6c3": (6, 3), "6x6c4": (6, 4), "8x8c2": (8, 2), "8x8c3": (8, 3), "8x8c4": (8, 4)}
+GRIDS = {
+    "4x4c2": (4, 2),
+    "4x4c3": (4, 3),
+    "4x4c4": (4, 4),
+    "6x6c2": (6, 2),
+    "6x6c3": (6, 3),
+    "6x6c4": (6, 4),
+    "8x8c2": (8, 2),
+    "8x8c3": (8, 3),
+    "8x8c4": (8, 4),
+}
 DEFAULT = ["4x4c2", "4x4c3", "4x4c4", "6x6c2"]
 
 
@@ -56,18 +66,24 @@ def timed_output(cmd: list[str], env: dict | None = None) -> tuple[float, float,
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--grid", action="append", choices=sorted(GRIDS), help="grid(s) to time (default: "
-                    + ", ".join(DEFAULT) + ")")
+    ap.add_argument(
+        "--grid", action="append", choices=sorted(GRIDS), help="grid(s) to time (default: " + ", ".join(DEFAULT) + ")"
+    )
     ap.add_argument("--runs", type=int, default=3, help="timed runs per grid (median printed)")
     ap.add_argument("--db", help="a database URL to build into with --force (default: a new SQLite file per run)")
     ap.add_argument("--wsdb", help="the wsdb executable to time (default: the one on PATH)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/performance.md")
-    ap.add_argument("--block", default=None,
-                    help="the block of docs/performance.md to replace (default bench_build, or "
-                         "bench_build_postgresql with a postgresql:// --db)")
+    ap.add_argument(
+        "--block",
+        default=None,
+        help="the block of docs/performance.md to replace (default bench_build, or "
+        "bench_build_postgresql with a postgresql:// --db)",
+    )
     args = ap.parse_args()
-    rows = ["| build | depth | classes | median wall | min - max | peak memory | runs |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| build | depth | classes | median wall | min - max | peak memory | runs |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{'grid':<7} {'median wall s':>13} {'min':>7} {'max':>7} {'peak MiB':>9}")
         for name in args.grid or DEFAULT:
@@ -76,38 +92,49 @@ def main() -> None:
 
             def run() -> tuple[float, float]:
                 if args.db:
-                    return timed(wsdb_cmd(args.wsdb) + ["build", "--n", str(n), "--c", str(c), "--force",
-                                                        "--quiet", "--db", args.db])
+                    return timed(
+                        wsdb_cmd(args.wsdb)
+                        + ["build", "--n", str(n), "--c", str(c), "--force", "--quiet", "--db", args.db]
+                    )
                 for part in Path(tmp).iterdir():
                     part.unlink() if part.is_file() else shutil.rmtree(part)
-                return timed(wsdb_cmd(args.wsdb) + ["build", "--n", str(n), "--c", str(c), "--quiet",
-                                                    "--db", str(db)])
+                return timed(wsdb_cmd(args.wsdb) + ["build", "--n", str(n), "--c", str(c), "--quiet", "--db", str(db)])
+
             if args.runs > 1 or not args.grid:
                 run()  # warm-up: compile/load the kernel cache
             runs = [run() for _ in range(args.runs)]
             walls = [w for w, _ in runs]
             peak = max(r for _, r in runs)
-            print(f"{name:<7} {statistics.median(walls):>13.2f} {min(walls):>7.2f} {max(walls):>7.2f} "
-                  f"{peak:>9.0f}", flush=True)
+            print(
+                f"{name:<7} {statistics.median(walls):>13.2f} {min(walls):>7.2f} {max(walls):>7.2f} {peak:>9.0f}",
+                flush=True,
+            )
             height, classes = _built(db, n, c) if not args.db else ("", "")
-            rows.append(f"| `wsdb build --n {n} --c {c}` | {height} | {classes} | {statistics.median(walls):.2f} s "
-                        f"| {min(walls):.2f} - {max(walls):.2f} s | {peak:,.0f} MiB | {len(walls)} |")
+            rows.append(
+                f"| `wsdb build --n {n} --c {c}` | {height} | {classes} | {statistics.median(walls):.2f} s "
+                f"| {min(walls):.2f} - {max(walls):.2f} s | {peak:,.0f} MiB | {len(walls)} |"
+            )
     if args.write:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from docs_tables import write
 
         block = args.block or ("bench_build_postgresql" if args.db else "bench_build")
         where = "a local PostgreSQL 15 server" if args.db else "a new SQLite file each run"
-        write("docs/performance.md", block, "\n".join(rows),
-              f"`python scripts/bench_build.py {' '.join(sys.argv[1:])}`: whole processes into {where}, "
-              "wall time and peak resident memory by /usr/bin/time -v, kernels already compiled")
+        write(
+            "docs/performance.md",
+            block,
+            "\n".join(rows),
+            f"`python scripts/bench_build.py {' '.join(sys.argv[1:])}`: whole processes into {where}, "
+            "wall time and peak resident memory by /usr/bin/time -v, kernels already compiled",
+        )
 
 
 def _built(db: Path, n: int, c: int) -> tuple[str, str]:
     """(height, classes) of the build the last run stored."""
     with sqlite3.connect(db) as conn:
         height, classes, complete = conn.execute(
-            "select height, classes, complete from builds where n = ? and c = ? and root = 'all'", (n, c)).fetchone()
+            "select height, classes, complete from builds where n = ? and c = ? and root = 'all'", (n, c)
+        ).fetchone()
     return (f"all ({height})" if complete else str(height)), f"{classes:,}"
 
 

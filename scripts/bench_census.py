@@ -6,6 +6,7 @@ one warm-up (kernels compiled and cached).
 
     python scripts/bench_census.py --runs 3 --write   # into docs/puzzles.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,11 +50,18 @@ def main() -> None:
         from docs_tables import write
 
         how = f"`python scripts/bench_census.py {' '.join(sys.argv[1:])}`"
-        write("docs/puzzles.md", "bench_census",
-              "| census | median wall | peak memory | runs |\n|---|---:|---:|---:|\n" + total[0],
-              how + ": the whole process by /usr/bin/time -v, kernels already compiled")
-        write("docs/puzzles.md", "bench_census_levels", "\n".join(rows),
-              how + ": each level's seconds from the census's --json (depth 0: start-up and the table)")
+        write(
+            "docs/puzzles.md",
+            "bench_census",
+            "| census | median wall | peak memory | runs |\n|---|---:|---:|---:|\n" + total[0],
+            how + ": the whole process by /usr/bin/time -v, kernels already compiled",
+        )
+        write(
+            "docs/puzzles.md",
+            "bench_census_levels",
+            "\n".join(rows),
+            how + ": each level's seconds from the census's --json (depth 0: start-up and the table)",
+        )
 
 
 if __name__ == "__main__":

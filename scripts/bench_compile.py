@@ -8,6 +8,7 @@ and a new SQLite file each run.
     python scripts/bench_compile.py --runs 3 --write   # into docs/performance.md
     python scripts/bench_compile.py --src ../other     # another checkout's wsdb
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,16 @@ from bench_build import timed_output  # noqa: E402
 CASES = {
     "`wsdb build --n 4 --c 4`": ["build", "--n", "4", "--c", "4", "-q"],
     "`wsdb build --n 6 --c 3 --max-depth 6`": ["build", "--n", "6", "--c", "3", "--max-depth", "6", "-q"],
-    "`wsdb census --puzzle rubiks-slide-hard --n 3 --method ranked`":
-        ["census", "--puzzle", "rubiks-slide-hard", "--n", "3", "--method", "ranked", "-q"],
+    "`wsdb census --puzzle rubiks-slide-hard --n 3 --method ranked`": [
+        "census",
+        "--puzzle",
+        "rubiks-slide-hard",
+        "--n",
+        "3",
+        "--method",
+        "ranked",
+        "-q",
+    ],
 }
 
 
@@ -63,9 +72,13 @@ def main() -> None:
     if args.write:
         from docs_tables import write
 
-        write("docs/performance.md", "bench_compile", "\n".join(rows),
-              f"`python scripts/bench_compile.py {' '.join(sys.argv[1:])}`: whole processes by /usr/bin/time -v, "
-              "each first with an empty numba cache, then with the cache it filled; medians")
+        write(
+            "docs/performance.md",
+            "bench_compile",
+            "\n".join(rows),
+            f"`python scripts/bench_compile.py {' '.join(sys.argv[1:])}`: whole processes by /usr/bin/time -v, "
+            "each first with an empty numba cache, then with the cache it filled; medians",
+        )
 
 
 if __name__ == "__main__":

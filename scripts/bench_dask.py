@@ -17,6 +17,7 @@ compared; a difference stops the script.
     python scripts/bench_dask.py ... --write        # the table into docs/scale.md
     python scripts/bench_dask.py --readme bench_dask_depth9:dask_depth9   # that run, said in the README
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,11 +67,18 @@ def main() -> None:
     ap.add_argument("--no-compare", action="store_true", help="skip the single-process build")
     ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
     ap.add_argument("--block", default="bench_dask")
-    ap.add_argument("--readme", default=None, metavar="BLOCK:README_BLOCK",
-                    help="build nothing: say the run docs/scale.md's BLOCK holds in a sentence, in the README's "
-                         "README_BLOCK, under that run's own provenance line")
-    ap.add_argument("--project", action="store_true",
-                    help="also project depths 10 and 11 of 6x6 three colours onto clusters (docs/scale.md)")
+    ap.add_argument(
+        "--readme",
+        default=None,
+        metavar="BLOCK:README_BLOCK",
+        help="build nothing: say the run docs/scale.md's BLOCK holds in a sentence, in the README's "
+        "README_BLOCK, under that run's own provenance line",
+    )
+    ap.add_argument(
+        "--project",
+        action="store_true",
+        help="also project depths 10 and 11 of 6x6 three colours onto clusters (docs/scale.md)",
+    )
     args = ap.parse_args()
     if args.readme:
         readme_sentence(*args.readme.split(":", 1))
@@ -89,12 +97,33 @@ def main() -> None:
             rows.append(["single process (local engine)", "-", f"{wall:.1f}", f"{rss:,.0f}", "", "", "", "reference"])
         for k in args.workers or [2]:
             db, lv = tmp / f"dask{k}.sqlite", tmp / f"levels{k}"
-            wall, rss = timed([wsdb(), "build", "--n", str(n), "--c", str(c), *depth, "--engine", "dask",
-                               "--workers", str(k), "--worker-memory", args.memory, "--db", str(db),
-                               "--levels", str(lv), "-q"])
+            wall, rss = timed(
+                [
+                    wsdb(),
+                    "build",
+                    "--n",
+                    str(n),
+                    "--c",
+                    str(c),
+                    *depth,
+                    "--engine",
+                    "dask",
+                    "--workers",
+                    str(k),
+                    "--worker-memory",
+                    args.memory,
+                    "--db",
+                    str(db),
+                    "--levels",
+                    str(lv),
+                    "-q",
+                ]
+            )
             man = json.loads((lv / "manifest.json").read_text())
-            lv_bytes[k] = (sum(f.stat().st_size for f in lv.rglob("*.parquet")),
-                           sum(e["classes"] for e in man["levels"]))
+            lv_bytes[k] = (
+                sum(f.stat().st_size for f in lv.rglob("*.parquet")),
+                sum(e["classes"] for e in man["levels"]),
+            )
             classes = sum(e["classes"] for e in man["levels"])
             shuffle = sum(e["shuffle_bytes"] for e in man["levels"])
             same = "not compared" if args.no_compare else same_rows(local, db, n, c)
@@ -103,30 +132,53 @@ def main() -> None:
             print(f"{k} workers: {wall:.1f} s, {rss:.0f} MiB, {classes:,} classes, {same}", flush=True)
             first = first or (k, classes / wall)
             k0, r0 = first
-            rows.append([f"dask, {k} worker{'s' * (k > 1)} of 1 thread, {args.memory} each", str(k),
-                         f"{wall:.1f}", f"{rss:,.0f}", f"{classes / wall:,.0f}",
-                         f"{classes / wall / r0:.2f}x ({classes / wall / r0 / (k / k0):.0%})",
-                         f"{shuffle / 2**30:.2f}", same])
+            rows.append(
+                [
+                    f"dask, {k} worker{'s' * (k > 1)} of 1 thread, {args.memory} each",
+                    str(k),
+                    f"{wall:.1f}",
+                    f"{rss:,.0f}",
+                    f"{classes / wall:,.0f}",
+                    f"{classes / wall / r0:.2f}x ({classes / wall / r0 / (k / k0):.0%})",
+                    f"{shuffle / 2**30:.2f}",
+                    same,
+                ]
+            )
             for e in man["levels"]:
-                levels_rows.append([str(k), str(e["depth"]), f"{e['classes']:,}", str(e["partitions"]),
-                                    f"{e['seconds']:.2f}", f"{e['classes'] / max(e['seconds'], 1e-9):,.0f}",
-                                    f"{e['shuffle_bytes'] / 2**20:,.1f}"])
+                levels_rows.append(
+                    [
+                        str(k),
+                        str(e["depth"]),
+                        f"{e['classes']:,}",
+                        str(e["partitions"]),
+                        f"{e['seconds']:.2f}",
+                        f"{e['classes'] / max(e['seconds'], 1e-9):,.0f}",
+                        f"{e['shuffle_bytes'] / 2**20:,.1f}",
+                    ]
+                )
     label = f"{n}x{n} {c}-colour" + (f" to depth {args.depth}" if args.depth is not None else "")
-    table = (f"{label}, whole processes (one run each):\n\n"
-             "| engine | workers | wall s | peak MiB (largest process) | classes/s | speed-up (per worker) "
-             f"vs {(args.workers or [2])[0]} | shuffle GiB | rows vs single process |\n"
-             "|---|---:|---:|---:|---:|---:|---:|---|\n" + "\n".join("| " + " | ".join(r) + " |" for r in rows)
-             + "\n\nPer level (from the manifest):\n\n"
-             "| workers | depth | classes | partitions | seconds | classes/s | shuffle MiB |\n"
-             "|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in levels_rows))
+    table = (
+        f"{label}, whole processes (one run each):\n\n"
+        "| engine | workers | wall s | peak MiB (largest process) | classes/s | speed-up (per worker) "
+        f"vs {(args.workers or [2])[0]} | shuffle GiB | rows vs single process |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---|\n"
+        + "\n".join("| " + " | ".join(r) + " |" for r in rows)
+        + "\n\nPer level (from the manifest):\n\n"
+        "| workers | depth | classes | partitions | seconds | classes/s | shuffle MiB |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in levels_rows)
+    )
     print(table)
     if args.project:
         project(levels_rows, lv_bytes, args)
     if args.write:
         from docs_tables import write
 
-        write("docs/scale.md", args.block, table, "scripts/bench_dask.py " + " ".join(sys.argv[1:]).replace(
-            " --write", ""))
+        write(
+            "docs/scale.md",
+            args.block,
+            table,
+            "scripts/bench_dask.py " + " ".join(sys.argv[1:]).replace(" --write", ""),
+        )
 
 
 def readme_sentence(name: str, readme_block: str) -> None:
@@ -140,9 +192,13 @@ def readme_sentence(name: str, readme_block: str) -> None:
     cells = [[x.strip() for x in line.strip("|").split("|")] for line in body if line.startswith("|")]
     engine, _, wall, peak = next(row for row in cells if row[0].startswith("dask"))[:4]
     _, depth, classes = [row for row in cells if row[0].isdigit()][-1][:3]
-    write_measured("README.md", readme_block, [body[0]],
-                   f"{float(wall):,.0f} s wall time ({engine}); {peak} MiB peak resident memory in the largest "
-                   f"process, the client or a worker; {classes} classes at depth {depth}.")
+    write_measured(
+        "README.md",
+        readme_block,
+        [body[0]],
+        f"{float(wall):,.0f} s wall time ({engine}); {peak} MiB peak resident memory in the largest "
+        f"process, the client or a worker; {classes} classes at depth {depth}.",
+    )
 
 
 #: What the projection assumes, stated in its table: the levels' sizes (the
@@ -152,7 +208,7 @@ def readme_sentence(name: str, readme_block: str) -> None:
 PROJECT_LEVELS = {9: 80e6, 10: 750e6, 11: 7.1e9}
 CORES = 16
 EFFICIENCY = 0.7
-NETWORK_BYTES_S = 1.25e9   # 10 Gb/s a machine
+NETWORK_BYTES_S = 1.25e9  # 10 Gb/s a machine
 
 
 def project(levels_rows, lv_bytes, args) -> None:
@@ -165,7 +221,7 @@ def project(levels_rows, lv_bytes, args) -> None:
     last = max(by_depth)
     parent = float(by_depth[last - 1][2].replace(",", ""))
     seconds = float(by_depth[last][4])
-    per_core = parent / (seconds * k)                                     # parent classes a core-second
+    per_core = parent / (seconds * k)  # parent classes a core-second
     shuffle_per_parent = float(by_depth[last][6].replace(",", "")) * 2**20 / parent
     disk_per_class = lv_bytes[k][0] / lv_bytes[k][1]
     lines = []
@@ -175,18 +231,29 @@ def project(levels_rows, lv_bytes, args) -> None:
             compute = parents / (per_core * machines * CORES * EFFICIENCY)
             volume = parents * shuffle_per_parent
             network = volume / (machines * NETWORK_BYTES_S)
-            lines.append([str(depth), f"{classes:.2g}", str(machines), str(machines * CORES),
-                          f"{compute / 60:,.1f}", f"{volume / 2**40:,.2f}", f"{network / 60:,.1f}",
-                          f"{classes * disk_per_class / 2**30:,.0f}"])
-    table = (f"From depth {last} of the measured run ({k} worker{'s' * (k > 1)}): {per_core:,.0f} parent classes "
-             f"expanded a core-second, {shuffle_per_parent:.0f} shuffle bytes a parent class, "
-             f"{disk_per_class:.1f} Parquet bytes a stored class. Assumed: levels of "
-             + ", ".join(f"{v:.2g} classes at depth {d}" for d, v in PROJECT_LEVELS.items())
-             + f" (about 9.5 times a level); {CORES} cores a machine, one single-threaded worker each; "
-             f"{EFFICIENCY:.0%} of ideal speed-up kept; {NETWORK_BYTES_S * 8 / 1e9:.0f} Gb/s a machine, "
-             "all-to-all. The compute and network columns overlap, so a level takes about the larger.\n\n"
-             "| depth | classes | machines | cores | compute min | shuffle TiB | network min | Parquet GiB |\n"
-             "|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in lines))
+            lines.append(
+                [
+                    str(depth),
+                    f"{classes:.2g}",
+                    str(machines),
+                    str(machines * CORES),
+                    f"{compute / 60:,.1f}",
+                    f"{volume / 2**40:,.2f}",
+                    f"{network / 60:,.1f}",
+                    f"{classes * disk_per_class / 2**30:,.0f}",
+                ]
+            )
+    table = (
+        f"From depth {last} of the measured run ({k} worker{'s' * (k > 1)}): {per_core:,.0f} parent classes "
+        f"expanded a core-second, {shuffle_per_parent:.0f} shuffle bytes a parent class, "
+        f"{disk_per_class:.1f} Parquet bytes a stored class. Assumed: levels of "
+        + ", ".join(f"{v:.2g} classes at depth {d}" for d, v in PROJECT_LEVELS.items())
+        + f" (about 9.5 times a level); {CORES} cores a machine, one single-threaded worker each; "
+        f"{EFFICIENCY:.0%} of ideal speed-up kept; {NETWORK_BYTES_S * 8 / 1e9:.0f} Gb/s a machine, "
+        "all-to-all. The compute and network columns overlap, so a level takes about the larger.\n\n"
+        "| depth | classes | machines | cores | compute min | shuffle TiB | network min | Parquet GiB |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join("| " + " | ".join(r) + " |" for r in lines)
+    )
     print(table)
     if args.write:
         from docs_tables import write

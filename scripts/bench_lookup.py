@@ -10,6 +10,7 @@ The database must already hold the grid (`wsdb build --n N --c C`).
     python scripts/bench_lookup.py --db postgresql://wsdb@127.0.0.1:5432/wsdb
     python scripts/bench_lookup.py --db db/wsdb.sqlite --write   # into docs/performance.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,14 +34,17 @@ def main() -> None:
     ap.add_argument("--db", default="db/wsdb.sqlite")
     ap.add_argument("--count", type=int, default=20000, help="states per batch")
     ap.add_argument("--runs", type=int, default=3, help="timed batch runs")
-    ap.add_argument("--single-runs", type=int, default=21,
-                    help="timed single lookups (start-up dominates them, and it is noisy)")
+    ap.add_argument(
+        "--single-runs", type=int, default=21, help="timed single lookups (start-up dominates them, and it is noisy)"
+    )
     ap.add_argument("--grid", action="append", default=None, help="NxNcC, e.g. 4x4c4 (default 4x4c4, 6x6c2)")
     ap.add_argument("--wsdb", help="the wsdb executable to time (default: the one on PATH)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/performance.md")
     args = ap.parse_args()
-    rows = ["| grid | batch of random states, with moves | batch wall | peak memory | one `wsdb lookup STATE` |",
-            "|---|---:|---:|---:|---:|"]
+    rows = [
+        "| grid | batch of random states, with moves | batch wall | peak memory | one `wsdb lookup STATE` |",
+        "|---|---:|---:|---:|---:|",
+    ]
     print(f"{'grid':<7} {'batch states/s':>15} {'wall s':>8} {'peak MiB':>9} {'single wall s':>14}")
     for grid in args.grid or ["4x4c4", "6x6c2"]:
         n, c = int(grid[0]), int(grid.split("c")[1])
@@ -56,17 +60,23 @@ def main() -> None:
         wall = statistics.median(w for w, _ in runs)
         peak = max(r for _, r in runs)
         print(f"{grid:<7} {args.count / wall:>15,.0f} {wall:>8.2f} {peak:>9.0f} {one:>14.2f}", flush=True)
-        rows.append(f"| {n}x{n} c{c} | {args.count / wall:,.0f} states/s | {wall:.2f} s | {peak:,.0f} MiB | {one:.2f} s |")
+        rows.append(
+            f"| {n}x{n} c{c} | {args.count / wall:,.0f} states/s | {wall:.2f} s | {peak:,.0f} MiB | {one:.2f} s |"
+        )
         Path(f.name).unlink()
     if args.write:
         from docs_tables import write
 
         server = "postgresql" in args.db
-        write("docs/performance.md", "bench_lookup_postgresql" if server else "bench_lookup", "\n".join(rows),
-              f"`python scripts/bench_lookup.py {' '.join(sys.argv[1:])}`: `wsdb lookup -` of {args.count:,} "
-              f"random states (medians of {args.runs} batches) and one lookup (median of {args.single_runs}), "
-              "whole processes with start-up, by /usr/bin/time -v"
-              + (", on a local PostgreSQL 15 server" if server else ""))
+        write(
+            "docs/performance.md",
+            "bench_lookup_postgresql" if server else "bench_lookup",
+            "\n".join(rows),
+            f"`python scripts/bench_lookup.py {' '.join(sys.argv[1:])}`: `wsdb lookup -` of {args.count:,} "
+            f"random states (medians of {args.runs} batches) and one lookup (median of {args.single_runs}), "
+            "whole processes with start-up, by /usr/bin/time -v"
+            + (", on a local PostgreSQL 15 server" if server else ""),
+        )
 
 
 if __name__ == "__main__":

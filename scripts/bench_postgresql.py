@@ -14,6 +14,7 @@ with `wsdb build --engine dask` (not timed).
     python scripts/bench_postgresql.py --server postgresql://wsdb@127.0.0.1:5432/postgres
     python scripts/bench_postgresql.py --server ... --grid 6x6c2 --runs 5 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,19 +46,35 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="print the table into docs/performance.md")
     args = ap.parse_args()
     wsdb = wsdb_cmd()
-    rows = ["| command | grid | SQLite median wall | PostgreSQL median wall | PostgreSQL / SQLite (median of pairs) "
-            "| PostgreSQL peak memory | pairs |", "|---|---|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| command | grid | SQLite median wall | PostgreSQL median wall | PostgreSQL / SQLite (median of pairs) "
+        "| PostgreSQL peak memory | pairs |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         for name in args.grid or ["6x6c2"]:
             n, c = GRIDS[name]
             board = ["--n", str(n), "--c", str(c)]
             levels = tmp / f"levels-{name}"
-            subprocess.run(wsdb + ["build", *board, "--engine", "dask", "--levels", str(levels), "-q",
-                                   "--db", str(tmp / "dask.sqlite")], check=True)
+            subprocess.run(
+                wsdb
+                + [
+                    "build",
+                    *board,
+                    "--engine",
+                    "dask",
+                    "--levels",
+                    str(levels),
+                    "-q",
+                    "--db",
+                    str(tmp / "dask.sqlite"),
+                ],
+                check=True,
+            )
             for command, argv in (("build", ["build", *board]), ("import", ["import", str(levels)])):
                 lite, pg, peak = [], [], 0.0
-                for i in range(args.runs + 1):   # the first pair warms the caches, not counted
+                for i in range(args.runs + 1):  # the first pair warms the caches, not counted
                     db = tmp / "bench.sqlite"
                     for f in tmp.glob("bench.sqlite*"):
                         f.unlink()
@@ -70,16 +87,22 @@ def main() -> None:
                     print(f"{name} {command}: SQLite {a:.2f} s, PostgreSQL {b:.2f} s", flush=True)
                 fresh_pg(args.server, "wsdb_bench")
                 ratio = statistics.median(b / a for a, b in zip(lite, pg))
-                rows.append(f"| `wsdb {command}` | {n}x{n} c{c} | {statistics.median(lite):.2f} s | "
-                            f"{statistics.median(pg):.2f} s | {ratio:.2f} | {peak:,.0f} MiB | {len(lite)} |")
+                rows.append(
+                    f"| `wsdb {command}` | {n}x{n} c{c} | {statistics.median(lite):.2f} s | "
+                    f"{statistics.median(pg):.2f} s | {ratio:.2f} | {peak:,.0f} MiB | {len(lite)} |"
+                )
                 print(rows[-1], flush=True)
     if args.write:
         from docs_tables import write
 
-        write("docs/performance.md", "bench_postgresql", "\n".join(rows),
-              f"`python scripts/bench_postgresql.py {' '.join(a for a in sys.argv[1:] if '://' not in a)}`: "
-              "whole processes into a new SQLite file and a new database on a local PostgreSQL 15 server "
-              "(default configuration), in turn, wall time and peak resident memory by /usr/bin/time -v")
+        write(
+            "docs/performance.md",
+            "bench_postgresql",
+            "\n".join(rows),
+            f"`python scripts/bench_postgresql.py {' '.join(a for a in sys.argv[1:] if '://' not in a)}`: "
+            "whole processes into a new SQLite file and a new database on a local PostgreSQL 15 server "
+            "(default configuration), in turn, wall time and peak resident memory by /usr/bin/time -v",
+        )
 
 
 if __name__ == "__main__":

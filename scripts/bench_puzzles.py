@@ -8,6 +8,7 @@ Slide 4x4 hard-mode census has its own script, level by level
     python scripts/bench_puzzles.py
     python scripts/bench_puzzles.py --write   # into docs/puzzles.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,10 @@ CASES = [
     ("census: Rube-ish 3x3", ["census", "--puzzle", "rubeish", "--n", "3"]),
     ("census: Rubik's Slide 3x3 hard", ["census", "--puzzle", "rubiks-slide-hard", "--n", "3"]),
     ("census: 2x2 rotations 3x3, distinct dots", ["census", "--puzzle", "rotate2x2", "--n", "3"]),
-    ("census: Rube-ish 4x4, one colour per row",
-     ["census", "--puzzle", "rubeish", "--n", "4", "--goal", "1111/2222/3333/4444"]),
+    (
+        "census: Rube-ish 4x4, one colour per row",
+        ["census", "--puzzle", "rubeish", "--n", "4", "--goal", "1111/2222/3333/4444"],
+    ),
     ("census: sliding puzzle 2x5", ["census", "--puzzle", "sliding", "--n", "2", "--m", "5"]),
     ("build: Rube-ish 3x3, a new file", ["build", "--puzzle", "rubeish", "--n", "3", "--db", "{db}"]),
     ("build: sliding puzzle 3x3, a new file", ["build", "--puzzle", "sliding", "--n", "3", "--db", "{db}"]),
@@ -42,13 +45,15 @@ def main() -> None:
     cases = [(what, argv, args.runs) for what, argv in CASES]
     with tempfile.TemporaryDirectory() as tmp:
         for what, argv, runs in cases:
+
             def run() -> tuple[float, float]:
                 db = Path(tmp) / "p.sqlite"
                 for part in Path(tmp).iterdir():
                     part.unlink()
                 return timed(wsdb_cmd() + [a.replace("{db}", str(db)) for a in argv] + ["--quiet"])
+
             if runs > 1:
-                run()   # warm-up: kernels compiled and cached
+                run()  # warm-up: kernels compiled and cached
             times = [run() for _ in range(runs)]
             wall = statistics.median(w for w, _ in times)
             peak = max(r for _, r in times)
@@ -58,9 +63,13 @@ def main() -> None:
     if args.write:
         from docs_tables import write
 
-        write("docs/puzzles.md", "bench_puzzles", "\n".join(rows),
-              f"`python scripts/bench_puzzles.py {' '.join(sys.argv[1:])}`: whole processes with start-up, "
-              "wall time and peak resident memory by /usr/bin/time -v, kernels already compiled")
+        write(
+            "docs/puzzles.md",
+            "bench_puzzles",
+            "\n".join(rows),
+            f"`python scripts/bench_puzzles.py {' '.join(sys.argv[1:])}`: whole processes with start-up, "
+            "wall time and peak resident memory by /usr/bin/time -v, kernels already compiled",
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ with no cache beside it. The state is `wsdb random --n N --c C --seed 1`.
     python scripts/bench_solve.py --db db/wsdb.sqlite --grid 6x6c3 --grid 6x6c4
     python scripts/bench_solve.py --db db/wsdb.sqlite --write   # into docs/performance.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,10 @@ def main() -> None:
     ap.add_argument("--first-runs", type=int, default=1, help="timed first solves, each on a fresh copy")
     ap.add_argument("--write", action="store_true", help="print the table into docs/performance.md")
     args = ap.parse_args()
-    rows = ["| grid | first solve (derives and caches the tables) | its peak memory | a later solve | its peak memory |",
-            "|---|---:|---:|---:|---:|"]
+    rows = [
+        "| grid | first solve (derives and caches the tables) | its peak memory | a later solve | its peak memory |",
+        "|---|---:|---:|---:|---:|",
+    ]
     print(f"{'grid':<7} {'first s':>8} {'MiB':>6} {'later s':>8} {'MiB':>6}")
     for grid in args.grid or ["6x6c3", "6x6c4"]:
         n, c = int(grid[0]), int(grid.split("c")[1])
@@ -54,11 +57,15 @@ def main() -> None:
     if args.write:
         from docs_tables import write
 
-        write("docs/performance.md", "bench_solve", "\n".join(rows),
-              f"`python scripts/bench_solve.py {' '.join(sys.argv[1:])}`: whole processes with start-up, "
-              f"`wsdb solve` of `wsdb random --seed 1`, default trees built, the default 10 s limit; "
-              f"first solves on a fresh copy of the database (median of {args.first_runs}), later ones "
-              f"median of {args.runs}")
+        write(
+            "docs/performance.md",
+            "bench_solve",
+            "\n".join(rows),
+            f"`python scripts/bench_solve.py {' '.join(sys.argv[1:])}`: whole processes with start-up, "
+            f"`wsdb solve` of `wsdb random --seed 1`, default trees built, the default 10 s limit; "
+            f"first solves on a fresh copy of the database (median of {args.first_runs}), later ones "
+            f"median of {args.runs}",
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ command does.
 
     python scripts/bench_spread.py --db /tmp/ev/w.sqlite --workers 2 --runs 3 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,17 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="print the table into docs/scale.md")
     args = ap.parse_args()
     # --fresh: every run searches the proof whole, not the shares an earlier run kept
-    prove = wsdb_cmd() + ["bounds", "prove", args.state, "--at-least", str(args.at_least), "--db", args.db, "-q",
-                          "--fresh"]
+    prove = wsdb_cmd() + [
+        "bounds",
+        "prove",
+        args.state,
+        "--at-least",
+        str(args.at_least),
+        "--db",
+        args.db,
+        "-q",
+        "--fresh",
+    ]
     cases = {"one process (2 threads)": prove}
     for k in args.workers or [2]:
         cases[f"dask, {k} worker{'s' * (k > 1)} of 1 thread"] = prove + ["--engine", "dask", "--workers", str(k)]
@@ -51,21 +61,28 @@ def main() -> None:
             times[name].append((wall, rss))
             print(f"run {run + 1}: {name}: {wall:.1f} s, {rss:,.0f} MiB", flush=True)
     base = statistics.median(w for w, _ in times["one process (2 threads)"])
-    rows = ["| proof | runs | median wall s | min - max | peak MiB (largest process) | time vs one process |",
-            "|---|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| proof | runs | median wall s | min - max | peak MiB (largest process) | time vs one process |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, got in times.items():
         walls = [w for w, _ in got]
         med = statistics.median(walls)
-        rows.append(f"| {name} | {len(got)} | {med:.1f} | {min(walls):.1f} - {max(walls):.1f} | "
-                    f"{max(r for _, r in got):,.0f} | {med / base:.2f}x |")
-    table = (f"`wsdb bounds prove {args.state} --at-least {args.at_least}`, whole processes:\n\n"
-             + "\n".join(rows))
+        rows.append(
+            f"| {name} | {len(got)} | {med:.1f} | {min(walls):.1f} - {max(walls):.1f} | "
+            f"{max(r for _, r in got):,.0f} | {med / base:.2f}x |"
+        )
+    table = f"`wsdb bounds prove {args.state} --at-least {args.at_least}`, whole processes:\n\n" + "\n".join(rows)
     print(table)
     if args.write:
         from docs_tables import write
 
-        write("docs/scale.md", "spread_proof", table,
-              "`python scripts/bench_spread.py " + " ".join(sys.argv[1:]).replace(" --write", "") + "`")
+        write(
+            "docs/scale.md",
+            "spread_proof",
+            table,
+            "`python scripts/bench_spread.py " + " ".join(sys.argv[1:]).replace(" --write", "") + "`",
+        )
 
 
 if __name__ == "__main__":

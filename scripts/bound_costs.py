@@ -18,6 +18,7 @@ needs every bound below d searched in full.
 
     python scripts/bound_costs.py --db "depth 8=/tmp/d8/w.sqlite" --db "depth 9=/tmp/d9c4/w.sqlite" --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,9 +43,9 @@ def iterations(db: str, states: list, up_to: int) -> tuple[int, dict[tuple[int, 
     iteration searched in full; an iteration that finds an answer is left
     out (it stops early), as are the bounds after it."""
     store = Store.open(db)
-    guide = guide_for(wrapslide(6, 4), store, pairs=True)   # as the optimal method reads it
+    guide = guide_for(wrapslide(6, 4), store, pairs=True)  # as the optimal method reads it
     eg = guide.endgame
-    eg.depth(states[0][None])   # the tables, loaded before any clock starts
+    eg.depth(states[0][None])  # the tables, loaded before any clock starts
     costs = {}
     for i, cells in enumerate(states):
         bound = max(guide.bound(cells), eg.height + 1)
@@ -73,38 +74,51 @@ def main() -> None:
         label, _, path = spec.partition("=")
         runs[label] = iterations(path, states, args.up_to)
     bounds = sorted({b for _, costs in runs.values() for _, b in costs})
-    table = ["| tree | height | bound | states | median s | median M nodes | s vs the bound before |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    table = [
+        "| tree | height | bound | states | median s | median M nodes | s vs the bound before |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for label, (height, costs) in runs.items():
         for b in bounds:
             here = [v for (_, bb), v in costs.items() if bb == b]
             secs = statistics.median(s for s, _ in here) if here else 0.0
-            if secs < 0.05:   # too short to time
+            if secs < 0.05:  # too short to time
                 continue
             # the same state's bound before, where that took long enough to time
-            up = [s / costs[i, b - 1][0] for (i, bb), (s, _) in costs.items()
-                  if bb == b and costs.get((i, b - 1), (0.0,))[0] >= 0.1]
-            table.append(f"| {label} | {height} | {b} | {len(here)} | {secs:.2f} | "
-                         f"{statistics.median(n for _, n in here) / 1e6:.1f} | "
-                         f"{f'{statistics.median(up):.1f}x' if up else '-'} |")
+            up = [
+                s / costs[i, b - 1][0]
+                for (i, bb), (s, _) in costs.items()
+                if bb == b and costs.get((i, b - 1), (0.0,))[0] >= 0.1
+            ]
+            table.append(
+                f"| {label} | {height} | {b} | {len(here)} | {secs:.2f} | "
+                f"{statistics.median(n for _, n in here) / 1e6:.1f} | "
+                f"{f'{statistics.median(up):.1f}x' if up else '-'} |"
+            )
     labels = list(runs)
     lines = []
     for a, b in zip(labels, labels[1:]):
         ca, cb = runs[a][1], runs[b][1]
-        both = [k for k in ca if k in cb and ca[k][0] >= 1.0]   # iterations long enough to time
+        both = [k for k in ca if k in cb and ca[k][0] >= 1.0]  # iterations long enough to time
         if both:
-            lines.append(f"{b} against {a}, the same iterations of at least 1 s ({len(both)}): "
-                         f"median {statistics.median(ca[k][0] / cb[k][0] for k in both):.1f}x fewer seconds, "
-                         f"{statistics.median(ca[k][1] / cb[k][1] for k in both):.1f}x fewer nodes.")
+            lines.append(
+                f"{b} against {a}, the same iterations of at least 1 s ({len(both)}): "
+                f"median {statistics.median(ca[k][0] / cb[k][0] for k in both):.1f}x fewer seconds, "
+                f"{statistics.median(ca[k][1] / cb[k][1] for k in both):.1f}x fewer nodes."
+            )
     text = "\n".join(table + [""] + lines)
     print(text)
     if args.write:
         from docs_tables import write
 
-        write("docs/solver.md", "bound_costs", text,
-              f"`python scripts/bound_costs.py {shlex.join(sys.argv[1:])}`: the first {args.count} states of "
-              f"`wsdb random --n 6 --c 4 --seed {SEED}` ({', '.join(format_state(x, 6) for x in states)}); "
-              f"one IDA* iteration per bound, searched in full, tables loaded")
+        write(
+            "docs/solver.md",
+            "bound_costs",
+            text,
+            f"`python scripts/bound_costs.py {shlex.join(sys.argv[1:])}`: the first {args.count} states of "
+            f"`wsdb random --n 6 --c 4 --seed {SEED}` ({', '.join(format_state(x, 6) for x in states)}); "
+            f"one IDA* iteration per bound, searched in full, tables loaded",
+        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ machine: it measures seconds. Medians of 5 timings.
     python scripts/calibrate_effort.py --db /tmp/ev/w.sqlite
     python scripts/calibrate_effort.py --db /tmp/ev/w.sqlite --write   # docs/solver.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,16 @@ from wsdb.solver.transpositions import best_transposition, transpositions
 from wsdb.solver.exchange import nearest_goal
 
 #: (n, c, method, effort in millions or None for the default)
-JOBS = [(6, 3, "auto", None), (6, 3, "optimal", 20), (6, 4, "auto", None), (6, 4, "thesis", 4),
-        (6, 4, "optimal", 20), (8, 2, "auto", None), (8, 3, "auto", None), (8, 4, "auto", None)]
+JOBS = [
+    (6, 3, "auto", None),
+    (6, 3, "optimal", 20),
+    (6, 4, "auto", None),
+    (6, 4, "thesis", 4),
+    (6, 4, "optimal", 20),
+    (8, 2, "auto", None),
+    (8, 3, "auto", None),
+    (8, 4, "auto", None),
+]
 SEED = 77
 GRIDS = [(6, 3), (6, 4), (8, 2), (8, 4)]
 
@@ -73,23 +82,28 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
     nm = len(st.moves)
     reps = eg.eng.canonical(eg.eng.encode(cells))
     kids = eg.eng.expand(reps[:20_000])
-    out = {"child": timed(lambda: score_children(beam, last, st, 1 << 62), len(beam) * nm),
-           "canonical": timed(lambda: eg.eng.canonical(eg.eng.encode(cells)), len(cells)),
-           "probe": timed(lambda: eg.lookup(kids), len(kids)),
-           "expand": timed(lambda: eg.eng.expand(reps[:20_000]), len(kids)),
-           "dedup": timed(lambda: np.unique(sortable(kids), return_index=True), len(kids))}
+    out = {
+        "child": timed(lambda: score_children(beam, last, st, 1 << 62), len(beam) * nm),
+        "canonical": timed(lambda: eg.eng.canonical(eg.eng.encode(cells)), len(cells)),
+        "probe": timed(lambda: eg.lookup(kids), len(kids)),
+        "expand": timed(lambda: eg.eng.expand(reps[:20_000]), len(kids)),
+        "dedup": timed(lambda: np.unique(sortable(kids), return_index=True), len(kids)),
+    }
 
-    def thesis():   # whole iterations: the search around the objective costs more than the objective
+    def thesis():  # whole iterations: the search around the objective costs more than the objective
         with effort.metered() as m:
             thesis_search(guide, cells[1], 200_000 * NODE_COSTS["objective"])
         return m.counts.get("objective", 1)
+
     out["objective"] = timed(thesis, thesis())
     if guide.has_table:
         path = np.zeros(64, np.int64)
-        def dfs():   # a fresh visit table each time, as each iteration has
+
+        def dfs():  # a fresh visit table each time, as each iteration has
             return bounded_dfs(cells[0], st, 30, 2_000_000, path, *(a[0] for a in visit_tables(1, VISIT_SLOTS)))
+
         out["dfs"] = timed(dfs, dfs()[1])
-    table = transpositions(guide, store) if c == 4 else None   # derived by the four-colour solves
+    table = transpositions(guide, store) if c == 4 else None  # derived by the four-colour solves
     if table is not None:
         x = cells[0]
         goal = nearest_goal(puzzle, x)
@@ -102,7 +116,7 @@ def sample(db, n, c, method, effort, count):
     """(effort spent in nodes, seconds) of ``count`` states, the tables loaded first."""
     puzzle = wrapslide(n, c)
     states = format_states(random_states(puzzle, count, SEED), n).tolist()
-    first = format_states(puzzle.solved[:1], n).tolist()   # loads the tables outside the figures
+    first = format_states(puzzle.solved[:1], n).tolist()  # loads the tables outside the figures
     out = []
     for i, sol in enumerate(iter_solve(first + states, db=db, method=method, effort=effort)):
         if i:
@@ -119,35 +133,52 @@ def main() -> None:
     store = Store.open(args.db)
     per = {grid: kinds_on(store, *grid) for grid in GRIDS}
     child = statistics.mean(per[g]["child"] for g in GRIDS)
-    table = ["| kind of work | " + " | ".join(f"µs a unit, {n}x{n} c{c}" for n, c in GRIDS)
-             + " | nodes (measured mean) | nodes (in use) |", "|---|" + "---:|" * (len(GRIDS) + 2)]
+    table = [
+        "| kind of work | "
+        + " | ".join(f"µs a unit, {n}x{n} c{c}" for n, c in GRIDS)
+        + " | nodes (measured mean) | nodes (in use) |",
+        "|---|" + "---:|" * (len(GRIDS) + 2),
+    ]
     for k in NODE_COSTS:
         have = [per[g][k] for g in GRIDS if k in per[g]]
-        table.append(f"| {k} | " + " | ".join(f"{per[g][k] * 1e6:.3f}" if k in per[g] else "-" for g in GRIDS)
-                     + f" | {statistics.mean(have) / child:.2f} | {NODE_COSTS[k]:g} |")
-    table += ["", f"Measured: {1 / child / 1e6:.1f} M nodes a second (in use: {NODES_PER_SECOND / 1e6:g} M; "
-                  f"the default effort {DEFAULT_EFFORT / 1e6:g} M).", "",
-              "| grid | method | effort (M nodes) | states | median s | median effort spent (M nodes) "
-              "| its seconds at the rate in use, over the seconds taken (all states) |",
-              "|---|---|---:|---:|---:|---:|---:|"]
+        table.append(
+            f"| {k} | "
+            + " | ".join(f"{per[g][k] * 1e6:.3f}" if k in per[g] else "-" for g in GRIDS)
+            + f" | {statistics.mean(have) / child:.2f} | {NODE_COSTS[k]:g} |"
+        )
+    table += [
+        "",
+        f"Measured: {1 / child / 1e6:.1f} M nodes a second (in use: {NODES_PER_SECOND / 1e6:g} M; "
+        f"the default effort {DEFAULT_EFFORT / 1e6:g} M).",
+        "",
+        "| grid | method | effort (M nodes) | states | median s | median effort spent (M nodes) "
+        "| its seconds at the rate in use, over the seconds taken (all states) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for n, c, method, amount in JOBS:
         rows = sample(args.db, n, c, method, amount, args.states)
         secs = [s for _, s in rows]
         used = [u for u, _ in rows]
         ratio = sum(used) / NODES_PER_SECOND / sum(secs)
         given = DEFAULT_EFFORT / 1e6 if amount is None else amount
-        table.append(f"| {n}x{n} c{c} | {method} | {given:g} | {len(rows)} | {statistics.median(secs):.2f} "
-                     f"| {statistics.median(used) / 1e6:.1f} | {ratio:.2f} |")
+        table.append(
+            f"| {n}x{n} c{c} | {method} | {given:g} | {len(rows)} | {statistics.median(secs):.2f} "
+            f"| {statistics.median(used) / 1e6:.1f} | {ratio:.2f} |"
+        )
         print(table[-1], file=sys.stderr, flush=True)
     print("\n".join(table))
     if args.write:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from docs_tables import write
 
-        write("docs/solver.md", "effort_costs", "\n".join(table),
-              f"`python scripts/calibrate_effort.py {' '.join(a for a in sys.argv[1:] if a != '--write')}`: "
-              f"each kind timed alone (median of 5), then {args.states} states of `wsdb random --seed {SEED}` "
-              "per grid and method, the tables loaded first, one process")
+        write(
+            "docs/solver.md",
+            "effort_costs",
+            "\n".join(table),
+            f"`python scripts/calibrate_effort.py {' '.join(a for a in sys.argv[1:] if a != '--write')}`: "
+            f"each kind timed alone (median of 5), then {args.states} states of `wsdb random --seed {SEED}` "
+            "per grid and method, the tables loaded first, one process",
+        )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ each `-- name: NAME` block becomes the query NAME, titled by its heading.
 
 tests/test_docs.py checks that the two agree.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,7 @@ def cookbook() -> dict[str, dict]:
         name = re.match(r"-- name: (\w+)\n", block)
         if not name:
             raise SystemExit(f"a query under '{title}' has no '-- name:' line")
-        out[name.group(1)] = {"title": title.strip(), "sql": block[name.end():].strip()}
+        out[name.group(1)] = {"title": title.strip(), "sql": block[name.end() :].strip()}
     return out
 
 

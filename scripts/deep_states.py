@@ -33,6 +33,7 @@ answers proven, and the neighbours answered in K - 1 join the walk.
     python scripts/deep_states.py --db /tmp/ev/w.sqlite --c 3 --at-least 19 --climb 2000 \
         --from 131313/323232/131313/323323/131212/323323
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,16 +59,34 @@ def main() -> None:
     ap.add_argument("--c", type=int, default=3)
     ap.add_argument("--at-least", type=int, required=True, help="K: the distance to prove")
     ap.add_argument("--draws", type=int, default=100_000, help="random states drawn")
-    ap.add_argument("--screen", type=int, default=600, help="of those, solved: the largest gather bounds "
-                    "(with --source deepest: the classes solved)")
-    ap.add_argument("--source", choices=["random", "deepest"], default="random",
-                    help="random draws screened by gather bound, or the deepest placements combined")
+    ap.add_argument(
+        "--screen",
+        type=int,
+        default=600,
+        help="of those, solved: the largest gather bounds (with --source deepest: the classes solved)",
+    )
+    ap.add_argument(
+        "--source",
+        choices=["random", "deepest"],
+        default="random",
+        help="random draws screened by gather bound, or the deepest placements combined",
+    )
     ap.add_argument("--seed", type=int, default=363)
     ap.add_argument("--tries", type=int, default=20, help="candidates proven at most")
-    ap.add_argument("--climb", type=int, default=0, help="then solve at most this many neighbours of the states "
-                    "answered in K - 1 moves, one per class")
-    ap.add_argument("--from", dest="start", action="append", default=[], metavar="STATE",
-                    help="climb from this state, proven K - 1 from solved (repeatable), instead of drawing states")
+    ap.add_argument(
+        "--climb",
+        type=int,
+        default=0,
+        help="then solve at most this many neighbours of the states answered in K - 1 moves, one per class",
+    )
+    ap.add_argument(
+        "--from",
+        dest="start",
+        action="append",
+        default=[],
+        metavar="STATE",
+        help="climb from this state, proven K - 1 from solved (repeatable), instead of drawing states",
+    )
     args = ap.parse_args()
     k = args.at_least
     store = Store.open(args.db, write=True)
@@ -84,14 +103,20 @@ def main() -> None:
     else:
         states = random_states(puzzle, args.draws, seed=args.seed)
         gather = np.array([guide.bound(x) for x in states])
-        order = np.argsort(-gather, kind="stable")[:args.screen]
-        print(f"{args.draws:,} states drawn (seed {args.seed}); gather bounds {dict(enumerate(np.bincount(gather)))}; "
-              f"solving the {len(order)} largest (gather bound {gather[order[-1]]} to {gather[order[0]]})", flush=True)
+        order = np.argsort(-gather, kind="stable")[: args.screen]
+        print(
+            f"{args.draws:,} states drawn (seed {args.seed}); gather bounds {dict(enumerate(np.bincount(gather)))}; "
+            f"solving the {len(order)} largest (gather bound {gather[order[-1]]} to {gather[order[0]]})",
+            flush=True,
+        )
         texts = [format_state(states[i], args.n) for i in order]
     solutions = solve_many(texts, store=store)
     candidates = long_answers(solutions, k)
-    print(f"answers by length {by_length(solutions)} ({time.perf_counter() - t0:.0f} s so far); "
-          f"{len(candidates)} of at least {k} moves", flush=True)
+    print(
+        f"answers by length {by_length(solutions)} ({time.perf_counter() - t0:.0f} s so far); "
+        f"{len(candidates)} of at least {k} moves",
+        flush=True,
+    )
     prover = Prover(store, args, k, args.tries)
     if not prover.first(candidates):
         climb([s.state for s in solutions if s.length == k - 1], puzzle, prover, args.climb)
@@ -118,7 +143,7 @@ def deepest_combinations(puzzle, store, limit: int) -> list[str]:
     coarse = wrapslide(n, 2)
     height = store.require_build(TreeKey.wrapslide(n, 2))["height"]
     reps = np.array([parse_state(r["grid"])[1] for r in store.classes_at_depth(TreeKey.wrapslide(n, 2), height)])
-    placements = np.unique(reps[:, coarse.maps].reshape(-1, n * n), axis=0) == 0     # (P, N) bool
+    placements = np.unique(reps[:, coarse.maps].reshape(-1, n * n), axis=0) == 0  # (P, N) bool
     found = set()
 
     def place(cells: np.ndarray, colour: int, start: int) -> None:
@@ -157,9 +182,12 @@ class Prover:
                 return False
             self.tries -= 1
             b = bd.by_state(sol.state, db=self.args.db, at_least=self.k)
-            print(f"  {sol.state}: answer {sol.length}, proven at least {b.value}"
-                  f"{' (optimal ' + str(b.witness['distance']) + ')' if b.witness['optimal'] else ''} "
-                  f"in {b.seconds:.1f} s", flush=True)
+            print(
+                f"  {sol.state}: answer {sol.length}, proven at least {b.value}"
+                f"{' (optimal ' + str(b.witness['distance']) + ')' if b.witness['optimal'] else ''} "
+                f"in {b.seconds:.1f} s",
+                flush=True,
+            )
             if b.value >= self.k:
                 bd.record(self.store, [b])
                 print(f"stored: {b.n}x{b.n} {b.c} colours, God number >= {b.value}; again: `{b.command}`")
@@ -177,7 +205,7 @@ def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> None:
     solved = 0
     while queue and solved < most and prover.tries > 0:
         cells = parse_state(queue.popleft())[1]
-        children = cells[puzzle.moves]                       # every neighbour, one per move
+        children = cells[puzzle.moves]  # every neighbour, one per move
         canon = canonical_cells(children, puzzle.maps, puzzle.interchangeable)
         fresh = []
         for child, key in zip(children, canon):
@@ -189,8 +217,9 @@ def climb(plateau: list[str], puzzle, prover: Prover, most: int) -> None:
         solutions = solve_many(fresh, store=prover.store)
         solved += len(fresh)
         queue.extend(s.state for s in solutions if s.length == k - 1)
-        print(f"climb: {solved} neighbours solved, {len(queue)} at {k - 1} to visit; "
-              f"{by_length(solutions)}", flush=True)
+        print(
+            f"climb: {solved} neighbours solved, {len(queue)} at {k - 1} to visit; {by_length(solutions)}", flush=True
+        )
         if prover.first(long_answers(solutions, k)):
             return
 

@@ -12,6 +12,7 @@ A difference stops the script with exit 1.
     wsdb build --n 6 --c 3 --max-depth 9 --engine dask --levels /data/6x6-c3 --workers 2 --worker-memory 8GiB
     python scripts/derived_depth.py /data/6x6-c3 --depth 9 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,20 +53,26 @@ def main() -> None:
     keys, kdepths = deepen(eng, stored[order], depths[order], d - 1, d)
     derived = np.sort(sortable(keys[kdepths == d]))
     t_derive = time.perf_counter() - t0
-    grown = sortable(tree.level(d)[0])   # sorted by key
+    grown = sortable(tree.level(d)[0])  # sorted by key
     same = len(derived) == len(grown) and bool((derived == grown).all())
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    line = (f"{man.n}x{man.n} {man.c}-colour depth {d}: the engine stored {len(grown):,} classes, the solver's "
-            f"derivation from depths {d - 2} and {d - 1} gives {len(derived):,}; "
-            + ("identical, key by key" if same else "DIFFERENT")
-            + f" (derived in {t_derive:.0f} s, peak {peak:,.0f} MiB in one process)")
+    line = (
+        f"{man.n}x{man.n} {man.c}-colour depth {d}: the engine stored {len(grown):,} classes, the solver's "
+        f"derivation from depths {d - 2} and {d - 1} gives {len(derived):,}; "
+        + ("identical, key by key" if same else "DIFFERENT")
+        + f" (derived in {t_derive:.0f} s, peak {peak:,.0f} MiB in one process)"
+    )
     print(line)
     if args.write:
         from docs_tables import write
 
-        write("docs/scale.md", f"derived_depth{d}", line,
-              f"`python scripts/derived_depth.py LEVELS --depth {d} --write` on the levels of `wsdb build "
-              f"--n {man.n} --c {man.c} --max-depth {man.height} --engine dask`")
+        write(
+            "docs/scale.md",
+            f"derived_depth{d}",
+            line,
+            f"`python scripts/derived_depth.py LEVELS --depth {d} --write` on the levels of `wsdb build "
+            f"--n {man.n} --c {man.c} --max-depth {man.height} --engine dask`",
+        )
     sys.exit(0 if same else 1)
 
 

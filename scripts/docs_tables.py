@@ -10,6 +10,7 @@ in the page, so re-running a script regenerates its table. The table is
 preceded by a line saying the date, the wsdb measured (its version and
 source revision) and the machine, so a reader can tell how old a figure
 is and where it came from."""
+
 from __future__ import annotations
 
 import os

@@ -14,6 +14,7 @@ table says when each run started).
     python scripts/effort_curve.py --db /tmp/ev/w.sqlite --n 8 --c 4 --count 12 --effort 100 --effort 200 \
         --effort 400 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,8 +38,14 @@ def stored_run(db: str, n: int, c: int, count: int, effort: float) -> pd.Series 
     (its row of `wsdb stats --solves`), or None."""
     drawn = [r["run_id"] for r in Store.open(db).run_rows() if (r["count"], r["seed"]) == (count, SEED)]
     runs = run_summaries(db)
-    mine = runs[(runs.n == n) & (runs.c == c) & (runs.method == "auto") & (runs.status == "done")
-                & (runs.effort == effort) & runs.run_id.isin(drawn)]
+    mine = runs[
+        (runs.n == n)
+        & (runs.c == c)
+        & (runs.method == "auto")
+        & (runs.status == "done")
+        & (runs.effort == effort)
+        & runs.run_id.isin(drawn)
+    ]
     return None if mine.empty else mine.iloc[-1]
 
 
@@ -46,8 +53,23 @@ def run(db: str, n: int, c: int, count: int, effort: float, reuse: bool) -> pd.S
     """One run's row of `wsdb stats --solves` (with ``reuse``, a stored run where there is one)."""
     found = stored_run(db, n, c, count, effort) if reuse else None
     if found is None:
-        cmd = [*wsdb_cmd(), "eval", "--n", str(n), "--c", str(c), "--count", str(count), "--seed", str(SEED),
-               "--effort", f"{effort:g}", "--db", db, "-q"]
+        cmd = [
+            *wsdb_cmd(),
+            "eval",
+            "--n",
+            str(n),
+            "--c",
+            str(c),
+            "--count",
+            str(count),
+            "--seed",
+            str(SEED),
+            "--effort",
+            f"{effort:g}",
+            "--db",
+            db,
+            "-q",
+        ]
         print(" ".join(cmd), flush=True)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         found = stored_run(db, n, c, count, effort)
@@ -64,20 +86,29 @@ def main() -> None:
     ap.add_argument("--reuse", action="store_true", help="read runs already stored instead of running them again")
     ap.add_argument("--write", action="store_true", help="print the table into docs/solver.md")
     args = ap.parse_args()
-    table = ["| effort (M nodes) | run started (UTC) | states | mean length | longest | mean lower bound "
-             "| median s | max s |", "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    table = [
+        "| effort (M nodes) | run started (UTC) | states | mean length | longest | mean lower bound "
+        "| median s | max s |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for effort in args.effort or [100.0, 200.0, 400.0]:
         r = run(args.db, args.n, args.c, args.count, effort, args.reuse)
-        table.append(f"| {effort:g} | {r.started_at[:16].replace('T', ' ')} | {r.states} | {r.mean_length:.2f} | "
-                     f"{r.max_length} | {r.mean_lower_bound:.2f} | {r.median_seconds:.2f} | {r.max_seconds:.2f} |")
+        table.append(
+            f"| {effort:g} | {r.started_at[:16].replace('T', ' ')} | {r.states} | {r.mean_length:.2f} | "
+            f"{r.max_length} | {r.mean_lower_bound:.2f} | {r.median_seconds:.2f} | {r.max_seconds:.2f} |"
+        )
     print("\n".join(table))
     if args.write:
         from docs_tables import write
 
-        write("docs/solver.md", "effort_curve", "\n".join(table),
-              f"`python scripts/effort_curve.py {' '.join(sys.argv[1:])}`: {args.n}x{args.n} {args.c} colours, "
-              f"stored runs (`wsdb eval --effort`, the first states of `wsdb random --seed {SEED}`), one run after "
-              f"another, whole processes, seconds a state with the tables loaded")
+        write(
+            "docs/solver.md",
+            "effort_curve",
+            "\n".join(table),
+            f"`python scripts/effort_curve.py {' '.join(sys.argv[1:])}`: {args.n}x{args.n} {args.c} colours, "
+            f"stored runs (`wsdb eval --effort`, the first states of `wsdb random --seed {SEED}`), one run after "
+            f"another, whole processes, seconds a state with the tables loaded",
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ each best upper bound made of phases, phase by phase.
     python scripts/frontier_table.py --db PATH --write
     python scripts/frontier_table.py --db PATH --only 6 3 --write   # that grid's rows; the rest as they were
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,9 +23,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--db", help="the database holding the bounds (default: wsdb's)")
     ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
-    ap.add_argument("--only", nargs=2, type=int, metavar=("N", "C"),
-                    help="only this grid's rows (from a database that lacks the others' rows), keeping the other "
-                         "rows and their provenance as the page has them")
+    ap.add_argument(
+        "--only",
+        nargs=2,
+        type=int,
+        metavar=("N", "C"),
+        help="only this grid's rows (from a database that lacks the others' rows), keeping the other "
+        "rows and their provenance as the page has them",
+    )
     args = ap.parse_args()
     from wsdb.db.store import Store
     from wsdb.bounds.arguments import argument
@@ -41,20 +47,23 @@ def main() -> None:
         best = {key: grid for key, grid in best.items() if key == tuple(args.only)}
         if not best:
             raise SystemExit(f"no bounds stored for {args.only[0]}x{args.only[0]} {args.only[1]} colours")
-    lines = ["| grid | lower bound | by | upper bound | by | proof (seconds) | again |",
-             "|---|---:|---|---:|---|---:|---|"]
+    lines = [
+        "| grid | lower bound | by | upper bound | by | proof (seconds) | again |",
+        "|---|---:|---|---:|---|---:|---|",
+    ]
     for (n, c), grid in sorted(best.items()):
         lo, hi = grid.get("lower"), grid.get("upper")
+
         def how(r):
             if r is None:
                 return "-", "-"
             w = json.loads(r["witness"])
             said = argument(r["method"], w) + (f": `{w['state']}`" if "state" in w else "")
             return str(r["value"]), said
+
         lv, lby = how(lo)
         hv, hby = how(hi)
-        secs = " / ".join(f"{r['seconds'] + sum(_earlier(store, r).values()):.1f}" for r in (lo, hi)
-                          if r is not None)
+        secs = " / ".join(f"{r['seconds'] + sum(_earlier(store, r).values()):.1f}" for r in (lo, hi) if r is not None)
         again = "<br>".join(f"`{r['command']}`" for r in (lo, hi) if r is not None)
         lines.append(f"| {n}x{n} {c} colours | {lv} | {lby} | {hv} | {hby} | {secs} | {again} |")
     phases = phase_lines(best, store)
@@ -62,17 +71,23 @@ def main() -> None:
     if args.write:
         from docs_tables import write
 
-        how = ("`python scripts/frontier_table.py --write` from the stored `bounds` rows "
-               "(`wsdb bounds compute` and `wsdb bounds prove`)")
-        blocks = {"frontier_bounds": (lines, how), "frontier_phases": (phases, how + ", the phases of each best "
-                                                                      "upper bound made of phases")}
+        how = (
+            "`python scripts/frontier_table.py --write` from the stored `bounds` rows "
+            "(`wsdb bounds compute` and `wsdb bounds prove`)"
+        )
+        blocks = {
+            "frontier_bounds": (lines, how),
+            "frontier_phases": (phases, how + ", the phases of each best upper bound made of phases"),
+        }
         for name, (table, said) in blocks.items():
             earlier = []
             if args.only:
                 table, earlier = _merged(name, table, *args.only)
-                said = (f"the {args.only[0]}x{args.only[0]} {args.only[1]} colours rows: `python "
-                        f"scripts/frontier_table.py --only {args.only[0]} {args.only[1]} --write` from the stored "
-                        "`bounds` rows; the other rows as measured on the line below")
+                said = (
+                    f"the {args.only[0]}x{args.only[0]} {args.only[1]} colours rows: `python "
+                    f"scripts/frontier_table.py --only {args.only[0]} {args.only[1]} --write` from the stored "
+                    "`bounds` rows; the other rows as measured on the line below"
+                )
             write("docs/frontier.md", name, "\n".join(table), said, earlier)
 
 
@@ -89,7 +104,7 @@ def _merged(name: str, table: list[str], n: int, c: int) -> tuple[list[str], lis
     rows = [x for x in old if x.startswith("|")][2:]
     mine = [x for x in table[2:] if x.startswith(label)]
     kept = [x for x in rows if not x.startswith(label)]
-    at = next((i for i, x in enumerate(kept) if _grid(x) > (n, c)), len(kept))   # the rows are in grid order
+    at = next((i for i, x in enumerate(kept) if _grid(x) > (n, c)), len(kept))  # the rows are in grid order
     return table[:2] + kept[:at] + mine + kept[at:], said
 
 
@@ -119,25 +134,35 @@ def _earlier(store, r: dict) -> dict[int, float]:
         for i, ch in enumerate(checks):
             secs = 0.0
             if ch.get("resumed"):
-                kept = conn.execute(sa.select(t.c.scheme, t.c.seconds, t.c.checked_at).where(
-                    t.c.n == r["n"], t.c.c == r["c"], t.c.merge == witness["merged"], t.c.level == ch["level"],
-                    t.c.at_most == ch["at_most"],
-                    t.c.scheme.like(f"tries {ch['tries']}, %, {ch['states']} states %"))).all()
-                if kept:   # where several schemes match: the one resumed
+                kept = conn.execute(
+                    sa.select(t.c.scheme, t.c.seconds, t.c.checked_at).where(
+                        t.c.n == r["n"],
+                        t.c.c == r["c"],
+                        t.c.merge == witness["merged"],
+                        t.c.level == ch["level"],
+                        t.c.at_most == ch["at_most"],
+                        t.c.scheme.like(f"tries {ch['tries']}, %, {ch['states']} states %"),
+                    )
+                ).all()
+                if kept:  # where several schemes match: the one resumed
                     scheme = max(kept, key=lambda k: k.checked_at).scheme
                     secs += sum(k.seconds for k in kept if k.scheme == scheme and k.checked_at < began)
             if ch.get("solutions_resumed"):
                 states = [x["state"] for x in ch["solved"]]
-                secs += sum(k.seconds for k in conn.execute(sa.select(u.c.seconds).where(
-                    u.c.state.in_(states), u.c.solved_at < began)))
+                secs += sum(
+                    k.seconds
+                    for k in conn.execute(sa.select(u.c.seconds).where(u.c.state.in_(states), u.c.solved_at < began))
+                )
             out[i] = secs
     return out
 
 
 def phase_lines(best: dict, store) -> list[str]:
     """One row per phase of each grid's best upper bound by phases."""
-    out = ["| grid | upper bound | phase | its worst case | states (classes) | from | seconds |",
-           "|---|---:|---|---:|---:|---|---:|"]
+    out = [
+        "| grid | upper bound | phase | its worst case | states (classes) | from | seconds |",
+        "|---|---:|---|---:|---:|---|---:|",
+    ]
     for (n, c), grid in sorted(best.items()):
         r = grid.get("upper")
         if r is None or r["method"] != "phases":
@@ -149,8 +174,10 @@ def phase_lines(best: dict, store) -> list[str]:
                 states += f" ({ph['classes']:,})"
             far = f": `{ph['state']}`" if "state" in ph else ""
             secs = f"{ph['seconds']:.1f}" if "seconds" in ph else "-"
-            out.append(f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
-                       f"{states} | {ph['by']}{far} | {secs} |")
+            out.append(
+                f"| {n}x{n} {c} colours | {r['value'] if k == 0 else ''} | {ph['grid']} | {ph['worst']} | "
+                f"{states} | {ph['by']}{far} | {secs} |"
+            )
         out += _off_lines(f"{n}x{n} {c} colours", witness, r["value"], _earlier(store, r))
     return out
 
@@ -180,18 +207,30 @@ def _off_lines(grid: str, witness: dict, value: int, earlier: dict[int, float]) 
     out = []
     for ch, k, mark, sec in zip(checks, moves, marks, secs):
         level, most = ch.get("level", first["worst"]), ch.get("at_most", second["worst"] - 1)
-        what = ("no state needs both worst cases" if k == 1 and level == first["worst"] else
-                f"{k} moves off: the states at {level} within {level + most} moves")
-        states = (f"{ch['states']:,}" + (" orbits" if ch.get("orbits") else "")
-                  + (", those the check a move stricter left" if ch.get("again") else ""))
+        what = (
+            "no state needs both worst cases"
+            if k == 1 and level == first["worst"]
+            else f"{k} moves off: the states at {level} within {level + most} moves"
+        )
+        states = (
+            f"{ch['states']:,}"
+            + (" orbits" if ch.get("orbits") else "")
+            + (", those the check a move stricter left" if ch.get("again") else "")
+        )
         solved = ch.get("solved", [])
-        rest = (f"; the {len(solved):,} ways to split that no path serves solved one by one, in at most "
-                f"{max(x['length'] for x in solved)} moves" if solved else "")
+        rest = (
+            f"; the {len(solved):,} ways to split that no path serves solved one by one, in at most "
+            f"{max(x['length'] for x in solved)} moves"
+            if solved
+            else ""
+        )
         if ch.get("resumed"):
             rest += "; over more than one run, each slice kept as it finished"
-        out.append(f"| {grid} | | {what} | {mark} | {states} | the first phase's states at {level}, "
-                   f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
-                   f"{most} from solved, less the moves added{rest} | {sec:.1f} |")
+        out.append(
+            f"| {grid} | | {what} | {mark} | {states} | the first phase's states at {level}, "
+            f"a path (at most {ch['tries']} shortest, or a detour one or two moves longer) finishing at most "
+            f"{most} from solved, less the moves added{rest} | {sec:.1f} |"
+        )
     return out
 
 

@@ -14,6 +14,7 @@ pace (one of each pair of swaps, whose moves serve the other).
 
     python scripts/off_sample.py --db /tmp/ev/w.sqlite --off 5 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,17 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="print the table into docs/frontier.md")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    rows = sampled_checks(Store.open(args.db, write=True), args.n, args.c, args.merge, args.off, args.tries,
-                          args.sample, args.seed, args.solve)
+    rows = sampled_checks(
+        Store.open(args.db, write=True),
+        args.n,
+        args.c,
+        args.merge,
+        args.off,
+        args.tries,
+        args.sample,
+        args.seed,
+        args.solve,
+    )
     budget = rows[0]["level"] + rows[0]["at_most"]
     table = [
         f"| level | finishing at most | orbits | sample | sampled orbits with splits left | splits left "
@@ -55,26 +65,33 @@ def main() -> None:
     total, total_days = 0.0, 0.0
     for r in rows:
         scaled = r["left"] * r["states"] / r["sample"]
-        days = scaled / 2 * r.get("median_seconds", 0.0) / 86400   # one of each pair of swaps solved
+        days = scaled / 2 * r.get("median_seconds", 0.0) / 86400  # one of each pair of swaps solved
         total, total_days = total + scaled, total_days + days
         table.append(
             f"| {r['level']} | {r['at_most']} | {r['states']:,} | {r['sample']:,} | {r['states_left']:,} | "
             f"{r['left']:,} | {scaled:,.0f} | "
-            + (f"{r['within']} of {r['solved']} | {r['median_seconds']:.3f} | {r['longest']} | {days:,.1f} days |"
-               if "solved" in r else "- | - | - | - |"))
-    table.append(f"| all | | | | | | {total:,.0f} | | | | "
-                 f"{total_days:,.1f} days |")
+            + (
+                f"{r['within']} of {r['solved']} | {r['median_seconds']:.3f} | {r['longest']} | {days:,.1f} days |"
+                if "solved" in r
+                else "- | - | - | - |"
+            )
+        )
+    table.append(f"| all | | | | | | {total:,.0f} | | | | {total_days:,.1f} days |")
     text = "\n".join(table)
     print(text)
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if args.write:
         from docs_tables import write
 
-        write("docs/frontier.md", "off_sample", text,
-              f"`python scripts/off_sample.py {shlex.join(sys.argv[1:])}`: the checks of `--off {args.off} "
-              f"--tries {args.tries}` on {args.sample:,} states drawn from each level (seed {args.seed}), the "
-              f"splits left scaled by the level's size, {args.solve} of them a level solved one by one "
-              f"within {budget} moves (one of each pair of swaps needs solving)")
+        write(
+            "docs/frontier.md",
+            "off_sample",
+            text,
+            f"`python scripts/off_sample.py {shlex.join(sys.argv[1:])}`: the checks of `--off {args.off} "
+            f"--tries {args.tries}` on {args.sample:,} states drawn from each level (seed {args.seed}), the "
+            f"splits left scaled by the level's size, {args.solve} of them a level solved one by one "
+            f"within {budget} moves (one of each pair of swaps needs solving)",
+        )
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from `wsdb eval` or `wsdb solve`.
     python scripts/optimum_sample.py --db db/wsdb.sqlite --count 8
     python scripts/optimum_sample.py --db db/wsdb.sqlite --count 0   # the counting only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,7 +47,7 @@ from wsdb.solver.meet import meet_in_the_middle
 from wsdb.solver.tables import endgame
 from wsdb.stats import levels
 
-CALIBRATE_BELOW = 1e-3   # complete trees are cut where this share of all states is reached
+CALIBRATE_BELOW = 1e-3  # complete trees are cut where this share of all states is reached
 
 
 def mean_depth(states_per_depth: list[float], total: int) -> float:
@@ -62,7 +63,7 @@ def extrapolated_mean(states_per_depth: list[int], total: int) -> float:
     left = total - sum(states_per_depth)
     while left > 0:
         counts.append(min(counts[-1] * ratio, left))
-        left -= counts[-1]   # float: the last level takes what is left, so this ends
+        left -= counts[-1]  # float: the last level takes what is left, so this ends
     return mean_depth(counts, total)
 
 
@@ -80,19 +81,24 @@ def counting(db) -> list[dict]:
         row = {"n": int(n), "c": int(c), "complete": complete, "stored_depth": len(states) - 1}
         if complete:
             cum = np.cumsum(states) / total
-            cut = int(np.searchsorted(cum, CALIBRATE_BELOW))   # the first level at or past the share
+            cut = int(np.searchsorted(cum, CALIBRATE_BELOW))  # the first level at or past the share
             if cut >= 2:
-                row.update(true_mean=mean_depth(states, total),
-                           cut_depth=cut - 1, estimate=extrapolated_mean(states[:cut], total))
+                row.update(
+                    true_mean=mean_depth(states, total),
+                    cut_depth=cut - 1,
+                    estimate=extrapolated_mean(states[:cut], total),
+                )
         elif len(states) >= 3:
-            row.update(estimate=extrapolated_mean(states, total), ratio=states[-1] / states[-2],
-                       reached=sum(states) / total)
+            row.update(
+                estimate=extrapolated_mean(states, total), ratio=states[-1] / states[-2], reached=sum(states) / total
+            )
         out.append(row)
     return out
 
 
-def prove(db, n: int, c: int, count: int, seed: int, held: int, filtered: int, keep: float,
-          echo: bool = False) -> list[dict]:
+def prove(
+    db, n: int, c: int, count: int, seed: int, held: int, filtered: int, keep: float, echo: bool = False
+) -> list[dict]:
     """Exact distance or proven lower bound of the first ``count`` states of
     `wsdb random --n n --c c --seed seed`, by meet in the middle with the tree
     held to ``held`` levels exactly and ``filtered`` with the filter."""
@@ -103,16 +109,25 @@ def prove(db, n: int, c: int, count: int, seed: int, held: int, filtered: int, k
     out = []
     for i, cells in enumerate(random_states(puzzle, count, np.random.default_rng(seed))):
         began = time.perf_counter()
-        exact = int(guide.endgame.depth(cells[None])[0])   # -1: beyond the tree
+        exact = int(guide.endgame.depth(cells[None])[0])  # -1: beyond the tree
         if exact < 0:
             found, lower, _ = meet_in_the_middle(guide, cells, float("inf"), int(keep))
             exact = found.length if found is not None else -1
-        out.append({"index": i, "state": format_state(cells, n), "exact": exact if exact >= 0 else None,
-                    "lower_bound": exact if exact >= 0 else lower,
-                    "seconds": round(time.perf_counter() - began, 1)})
+        out.append(
+            {
+                "index": i,
+                "state": format_state(cells, n),
+                "exact": exact if exact >= 0 else None,
+                "lower_bound": exact if exact >= 0 else lower,
+                "seconds": round(time.perf_counter() - began, 1),
+            }
+        )
         if echo:
-            print(f"state {i}: {'exactly' if exact >= 0 else 'at least'} {out[-1]['lower_bound']} "
-                  f"({out[-1]['seconds']} s)", flush=True)
+            print(
+                f"state {i}: {'exactly' if exact >= 0 else 'at least'} {out[-1]['lower_bound']} "
+                f"({out[-1]['seconds']} s)",
+                flush=True,
+            )
     return out
 
 
@@ -138,15 +153,21 @@ def main() -> None:
     print("counting estimate of the mean distance (constant growth after the levels used):")
     for r in rows:
         if "true_mean" in r:
-            print(f"  {r['n']}x{r['n']} c{r['c']}: from depths 0-{r['cut_depth']} {r['estimate']:.2f}, "
-                  f"true mean {r['true_mean']:.2f} (complete tree)")
+            print(
+                f"  {r['n']}x{r['n']} c{r['c']}: from depths 0-{r['cut_depth']} {r['estimate']:.2f}, "
+                f"true mean {r['true_mean']:.2f} (complete tree)"
+            )
         elif "estimate" in r:
-            print(f"  {r['n']}x{r['n']} c{r['c']}: from depths 0-{r['stored_depth']} (growth {r['ratio']:.2f}, "
-                  f"{r['reached']:.1e} of all states) {r['estimate']:.2f}")
+            print(
+                f"  {r['n']}x{r['n']} c{r['c']}: from depths 0-{r['stored_depth']} (growth {r['ratio']:.2f}, "
+                f"{r['reached']:.1e} of all states) {r['estimate']:.2f}"
+            )
     if states:
         lb = [s["lower_bound"] for s in states]
-        print(f"{len(states)} states: mean proven lower bound {np.mean(lb):.2f} "
-              f"({sum(s['exact'] is not None for s in states)} exact); peak {peak:.1f} GiB")
+        print(
+            f"{len(states)} states: mean proven lower bound {np.mean(lb):.2f} "
+            f"({sum(s['exact'] is not None for s in states)} exact); peak {peak:.1f} GiB"
+        )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ what answering every class would cost at the measured pace.
 
     python scripts/pair_phases.py --count 400 --prove 4 --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,15 +46,15 @@ GRID = wrapslide(6, 4)
 def phase_two(count: int, seed: int) -> tuple[np.ndarray, int]:
     """``count`` states drawn uniformly from those whose image with colours
     1+2 and 3+4 merged is solved, and how many merged goals there are."""
-    halves = np.unique(GRID.solved <= 1, axis=0)   # where colours 1 and 2 lie together, per merged goal
+    halves = np.unique(GRID.solved <= 1, axis=0)  # where colours 1 and 2 lie together, per merged goal
     rng = np.random.default_rng(seed)
     out = np.empty((count, GRID.ncells), dtype=np.uint8)
     for i in range(count):
         ones = halves[rng.integers(len(halves))]
         for cells, colours in ((np.flatnonzero(ones), (0, 1)), (np.flatnonzero(~ones), (2, 3))):
             cells = rng.permutation(cells)
-            out[i, cells[:len(cells) // 2]] = colours[0]
-            out[i, cells[len(cells) // 2:]] = colours[1]
+            out[i, cells[: len(cells) // 2]] = colours[0]
+            out[i, cells[len(cells) // 2 :]] = colours[1]
     return out, len(halves)
 
 
@@ -69,21 +70,24 @@ def main() -> None:
     states, goals = phase_two(args.count, args.seed)
     texts = list(state_texts(GRID, states))
     store = Store.open(args.db)
-    solve(texts[0], store=store)   # tables derived and loaded before the clock starts
+    solve(texts[0], store=store)  # tables derived and loaded before the clock starts
     t0 = time.perf_counter()
     sols = solve_many(texts, store=store)
     per_state = (time.perf_counter() - t0) / len(texts)
     lengths = collections.Counter(s.length for s in sols)
     lowers = collections.Counter(s.lower_bound for s in sols)
     proven = []
-    for s in sorted(sols, key=lambda s: (-s.length, s.state))[:args.prove]:
+    for s in sorted(sols, key=lambda s: (-s.length, s.state))[: args.prove]:
         t1 = time.perf_counter()
         o = solve(s.state, store=store, method="optimal", effort=args.effort)
         proven.append((s, o, time.perf_counter() - t1))
-        print(f"{s.state}: answer {s.length}, optimal {o.length if o.optimal else f'>= {o.lower_bound}'}",
-              file=sys.stderr, flush=True)
+        print(
+            f"{s.state}: answer {s.length}, optimal {o.length if o.optimal else f'>= {o.lower_bound}'}",
+            file=sys.stderr,
+            flush=True,
+        )
     states_all = goals * math.comb(18, 9) ** 2
-    classes = states_all / GRID.group_order   # a class holds at most that many states
+    classes = states_all / GRID.group_order  # a class holds at most that many states
     spread = ", ".join(f"{k}: {lengths[k]}" for k in sorted(lengths))
     table = [
         "| phase-2 states | classes (at least) | drawn | answers by length | mean | proven lower bounds | "
@@ -105,10 +109,14 @@ def main() -> None:
     if args.write:
         from docs_tables import write
 
-        write("docs/frontier.md", "pair_phases", text,
-              f"`python scripts/pair_phases.py {shlex.join(sys.argv[1:])}`: states drawn uniformly from "
-              f"phase 2 (seed {args.seed}), each solved by `wsdb solve` (default method and effort, both "
-              f"cores), the longest proven by `--method optimal`; a class holds at most {GRID.group_order} states")
+        write(
+            "docs/frontier.md",
+            "pair_phases",
+            text,
+            f"`python scripts/pair_phases.py {shlex.join(sys.argv[1:])}`: states drawn uniformly from "
+            f"phase 2 (seed {args.seed}), each solved by `wsdb solve` (default method and effort, both "
+            f"cores), the longest proven by `--method optimal`; a class holds at most {GRID.group_order} states",
+        )
 
 
 if __name__ == "__main__":

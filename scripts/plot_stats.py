@@ -8,6 +8,7 @@ Writes docs/img/levels.png (states and classes per depth) and
 docs/img/symmetry.png (the symmetry profile); the same pictures as
 `wsdb stats --plot docs/img/levels.png`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,10 @@ def main() -> None:
     ap.add_argument("--db", default="db/wsdb.sqlite")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    for path in (save_figure(plot_levels(args.db), OUT / "levels.png"),
-                 save_figure(plot_symmetry(args.db), OUT / "symmetry.png")):
+    for path in (
+        save_figure(plot_levels(args.db), OUT / "levels.png"),
+        save_figure(plot_symmetry(args.db), OUT / "symmetry.png"),
+    ):
         print(f"wrote {path}")
 
 

@@ -6,6 +6,7 @@ distances, and the 6x6 two-colour tree level by level.
     python scripts/results_tables.py --db db/wsdb.sqlite           # print
     python scripts/results_tables.py --db db/wsdb.sqlite --write   # into docs/results.md
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,11 +21,12 @@ COLOURS = {2: "two", 3: "three", 4: "four"}
 def complete_trees(db) -> str:
     df = stats.summary(db)
     df = df[(df.puzzle == "wrapslide") & (df.root == "all") & df.complete.astype(bool)].sort_values(["n", "c"])
-    out = ["| grid | classes | states | God number | mean optimal length (over states) |",
-           "|---|---:|---:|---:|---:|"]
+    out = ["| grid | classes | states | God number | mean optimal length (over states) |", "|---|---:|---:|---:|---:|"]
     for r in df.itertuples():
-        out.append(f"| {r.n}x{r.n} {COLOURS[r.c]} colours | {r.classes:,} | {r.states:,} | {r.god_number} "
-                   f"| {r.mean_distance_states:.4f} |")
+        out.append(
+            f"| {r.n}x{r.n} {COLOURS[r.c]} colours | {r.classes:,} | {r.states:,} | {r.god_number} "
+            f"| {r.mean_distance_states:.4f} |"
+        )
     return "\n".join(out)
 
 
@@ -49,8 +51,12 @@ def main() -> None:
         from docs_tables import write
 
         for name, table in tables.items():
-            write("docs/results.md", name, table,
-                  f"`python scripts/results_tables.py {' '.join(sys.argv[1:])}`, from the stored builds")
+            write(
+                "docs/results.md",
+                name,
+                table,
+                f"`python scripts/results_tables.py {' '.join(sys.argv[1:])}`, from the stored builds",
+            )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ the former):
     python scripts/screenshots.py --db db/wsdb.sqlite --out docs/img
     python scripts/screenshots.py --only puzzles  # just that page's shot
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,7 +67,7 @@ def main() -> None:
         page.click("#load")
         page.wait_for_function("document.getElementById('distance').textContent.includes('Exact')")
         page.click('#palette [data-colour="3"]')
-        page.click('#grid [data-cell="0"]')             # one cell off: the live check speaks
+        page.click('#grid [data-cell="0"]')  # one cell off: the live check speaks
         page.screenshot(path=str(out / "paint.png"))
 
         page.fill("#state-text", state)
@@ -77,7 +78,7 @@ def main() -> None:
         page.click("#forward")
         page.wait_for_function("document.getElementById('step').textContent.startsWith('move 1')")
         page.click("#forward")
-        page.wait_for_timeout(250)                      # mid-slide
+        page.wait_for_timeout(250)  # mid-slide
         page.screenshot(path=str(out / "solve.png"))
 
         page.fill("#state-text", "1212/3434/1243/342")

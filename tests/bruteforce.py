@@ -1,6 +1,7 @@
 """An independent checker: breadth-first search over every raw state, with
 the moves and the 32 maps written from the rules directly (docs/rules.md),
 using no wsdb code. Small grids only (4x4 two and three colours)."""
+
 import itertools
 from functools import lru_cache
 from math import factorial
@@ -12,13 +13,13 @@ import numpy as np
 class Brute(NamedTuple):
     """What the brute-force BFS knows about every state of one grid."""
 
-    states: list          # states per depth
-    classes: list         # classes per depth
-    distance: Callable    # cells -> distance
-    canon: np.ndarray     # per state (in BFS order): the code of its class's smallest member
-    depth: np.ndarray     # per state: its distance
-    decode: Callable      # code -> cells (the representative of a canonical code)
-    images: Callable      # cells -> every image under the maps and colour permutations
+    states: list  # states per depth
+    classes: list  # classes per depth
+    distance: Callable  # cells -> distance
+    canon: np.ndarray  # per state (in BFS order): the code of its class's smallest member
+    depth: np.ndarray  # per state: its distance
+    decode: Callable  # code -> cells (the representative of a canonical code)
+    images: Callable  # cells -> every image under the maps and colour permutations
 
 
 def rule_moves(n):
@@ -27,10 +28,12 @@ def rule_moves(n):
     r, j = np.divmod(np.arange(n * n), n)
     moves = []
     for k in range(1, n):
-        moves += [np.where(r < h, r * n + (j + k) % n, r * n + j),
-                  np.where(r >= h, r * n + (j + k) % n, r * n + j),
-                  np.where(j < h, ((r + k) % n) * n + j, r * n + j),
-                  np.where(j >= h, ((r + k) % n) * n + j, r * n + j)]
+        moves += [
+            np.where(r < h, r * n + (j + k) % n, r * n + j),
+            np.where(r >= h, r * n + (j + k) % n, r * n + j),
+            np.where(j < h, ((r + k) % n) * n + j, r * n + j),
+            np.where(j >= h, ((r + k) % n) * n + j, r * n + j),
+        ]
     return moves
 
 
@@ -77,6 +80,7 @@ def brute_force(n, c) -> Brute:
     maps = [np.array(m) for m in maps]
     k = {2: 1, 3: 2, 4: 4}[c]
     sigmas = [np.array(list(s) + list(range(k, c)), dtype=np.int64) for s in itertools.permutations(range(k))]
+
     def code(cells):
         return coded(np.asarray(cells).T)
 
@@ -98,15 +102,21 @@ def brute_force(n, c) -> Brute:
 
     quads = (r >= h) * 2 + (j >= h)
     want = [1] * (c - 1) + [5 - c]
-    solved = np.array([np.array(qs)[quads] for qs in itertools.product(range(c), repeat=4)
-                       if [qs.count(x) for x in range(c)] == want], dtype=np.uint8)
-    seen = np.zeros(c ** (n * n), dtype=bool)   # by code: small grids only
+    solved = np.array(
+        [
+            np.array(qs)[quads]
+            for qs in itertools.product(range(c), repeat=4)
+            if [qs.count(x) for x in range(c)] == want
+        ],
+        dtype=np.uint8,
+    )
+    seen = np.zeros(c ** (n * n), dtype=bool)  # by code: small grids only
     seen[code(solved)] = True
     frontier, states, classes, by_depth, canons = solved, [], [], [], []
     while len(frontier):
         states.append(len(frontier))
         by_depth.append(np.sort(code(frontier)))
-        cells = np.ascontiguousarray(frontier.T)    # a row per cell
+        cells = np.ascontiguousarray(frontier.T)  # a row per cell
         relabelled = [s[cells] for s in sigmas]
         canon = coded(relabelled[0])
         for g in maps:
@@ -115,14 +125,14 @@ def brute_force(n, c) -> Brute:
         canons.append(canon)
         classes.append(len(np.unique(canon)))
         kids = np.concatenate([coded(cells, m) for m in moves])
-        kids = np.unique(kids[~seen[kids]])     # the next level in code order
+        kids = np.unique(kids[~seen[kids]])  # the next level in code order
         seen[kids] = True
         frontier = decoded(kids)
     assert sum(states) == factorial(n * n) // (factorial(q) ** (c - 1) * factorial((5 - c) * q))
 
     def distance(cells):
         x = code(np.asarray(cells)[None])[0]
-        return next(d for d, codes in enumerate(by_depth) if x in codes[np.searchsorted(codes, x):][:1])
+        return next(d for d, codes in enumerate(by_depth) if x in codes[np.searchsorted(codes, x) :][:1])
 
     def decode(x):
         return np.array([(int(x) // c ** (n * n - 1 - i)) % c for i in range(n * n)], np.uint8)

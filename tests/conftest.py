@@ -1,5 +1,6 @@
 """Shared fixtures: reference numbers, small built databases, a CLI runner,
 the brute-force checker. Tests get these as fixtures; none imports this file."""
+
 import json
 import os
 from pathlib import Path
@@ -31,8 +32,11 @@ class _GuardedDefault(str):
 
     def __str__(self):
         if Path.cwd() == START:
-            pytest.fail("this test opens the default database ./db/wsdb.sqlite, the user's own: give it a "
-                        "database (db=..., --db) or monkeypatch.chdir(tmp_path) first", pytrace=False)
+            pytest.fail(
+                "this test opens the default database ./db/wsdb.sqlite, the user's own: give it a "
+                "database (db=..., --db) or monkeypatch.chdir(tmp_path) first",
+                pytrace=False,
+            )
         return str.__str__(self)
 
 
@@ -66,21 +70,32 @@ def users_database_untouched():
 #: waits), which it compiles while the background compiles the others in
 #: the order the run reaches them: a kernel both processes compile at once
 #: is compiled twice. Its results are not used.
-WARM = ["tests/bounds/test_proof.py", "tests/solver/test_beam.py", "tests/engine/test_keyindex.py",
-        "tests/engine/test_ranking.py::test_move_tables_agree_with_moving_the_cells",
-        "tests/db/test_census_cache.py::test_the_census_is_made_once_and_read_back_equal",
-        "tests/engine/test_subsets.py::test_a_path_read_from_the_table_is_a_shortest_one",
-        "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
-        "tests/db/test_puzzle_trees.py::test_the_sliding_tree_holds_every_solvable_state_at_its_distance",
-        "tests/engine/test_packed_kernels.py::test_two_bit_levels_are_the_byte_table_levels",
-        "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]", "tests/engine/test_engines.py",
-        "tests/bounds/test_merging.py::test_the_merging_bound_from_the_command_is_stored_once"]
+WARM = [
+    "tests/bounds/test_proof.py",
+    "tests/solver/test_beam.py",
+    "tests/engine/test_keyindex.py",
+    "tests/engine/test_ranking.py::test_move_tables_agree_with_moving_the_cells",
+    "tests/db/test_census_cache.py::test_the_census_is_made_once_and_read_back_equal",
+    "tests/engine/test_subsets.py::test_a_path_read_from_the_table_is_a_shortest_one",
+    "tests/engine/test_census.py::test_ranked_census_equals_the_class_census",
+    "tests/db/test_puzzle_trees.py::test_the_sliding_tree_holds_every_solvable_state_at_its_distance",
+    "tests/engine/test_packed_kernels.py::test_two_bit_levels_are_the_byte_table_levels",
+    "tests/db/test_build.py::test_partial_trees_of_big_grids[6-4-3]",
+    "tests/engine/test_engines.py",
+    "tests/bounds/test_merging.py::test_the_merging_bound_from_the_command_is_stored_once",
+]
 
 #: modules before tests/solver that need the solver's, the subsets', the
 #: censuses' or the wide keys' kernels: they run after the others, just
 #: before tests/solver, by when the background has compiled those kernels
-LATER = ("tests/db/test_postgres.py", "tests/db/test_puzzle_trees.py", "tests/engine/test_census.py",
-         "tests/engine/test_engines.py", "tests/db/test_census_cache.py", "tests/engine/test_subsets.py")
+LATER = (
+    "tests/db/test_postgres.py",
+    "tests/db/test_puzzle_trees.py",
+    "tests/engine/test_census.py",
+    "tests/engine/test_engines.py",
+    "tests/db/test_census_cache.py",
+    "tests/engine/test_subsets.py",
+)
 
 
 def _kernels_compiled() -> bool:
@@ -96,10 +111,16 @@ def pytest_configure(config):
         import tempfile
 
         tmp = tempfile.mkdtemp(prefix="wsdb-warm-")
-        config._wsdb_warm = (subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp}", *WARM],
-            cwd=REPO, env=dict(os.environ, WSDB_WARM_KERNELS="1"),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), tmp)
+        config._wsdb_warm = (
+            subprocess.Popen(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--basetemp={tmp}", *WARM],
+                cwd=REPO,
+                env=dict(os.environ, WSDB_WARM_KERNELS="1"),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            ),
+            tmp,
+        )
 
 
 def pytest_unconfigure(config):
@@ -119,13 +140,13 @@ def _run_order(item) -> str:
     those in :data:`LATER` one that sorts just before tests/solver's
     modules, in LATER's order, and for tests/bounds one just after them."""
     path = Path(str(item.fspath)).relative_to(REPO).as_posix()
-    if path.startswith("tests/bounds/"):   # the layer above the solver: after its tests, by when its kernels are
-        return f"tests/solver~{path}"      # compiled ('~' sorts after tests/solver/'s modules, before tests/stats)
+    if path.startswith("tests/bounds/"):  # the layer above the solver: after its tests, by when its kernels are
+        return f"tests/solver~{path}"  # compiled ('~' sorts after tests/solver/'s modules, before tests/stats)
     return f"tests/solver/ {LATER.index(path)}" if path in LATER else path
 
 
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=_run_order)   # stable: each module keeps its own order
+    items.sort(key=_run_order)  # stable: each module keeps its own order
     # slow tests run only when -m names them (pytest -m slow), so that
     # `pytest -m "not integration"` alone is the quick inner loop
     if "slow" not in (config.option.markexpr or ""):
@@ -169,6 +190,7 @@ def run():
 
     def invoke(*args, input=None, env=None):
         return runner.invoke(main, [str(a) for a in args], input=input, env=env, catch_exceptions=False)
+
     return invoke
 
 
@@ -185,14 +207,16 @@ def exact_distance(db4):
     for two and three colours; for four colours (63 M states, too slow to
     brute-force here) the lookup in the complete database, itself checked
     against Table 3.4."""
+
     def for_colours(c):
         if c < 4:
             return brute_force(4, c).distance
         return lambda cells: wsdb.lookup(wsdb.format_state(cells), db=db4).distance
+
     return for_colours
 
 
-PARTIAL_DEPTH = 4   # 4x4 four colours reach 12 moves and more: pairs lie beyond this tree
+PARTIAL_DEPTH = 4  # 4x4 four colours reach 12 moves and more: pairs lie beyond this tree
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ sorted by key, and the manifest, as wsdb/db/levels.py lays them out. The
 import and PostgreSQL tests start from it, so the rows they load come from
 the single-process engine, not from the engine under test; and the check
 that two databases hold one tree row for row."""
+
 import numpy as np
 
 from wsdb.db.levels import LevelEntry, LevelFolder, Manifest
@@ -19,8 +20,7 @@ def write_levels(db, n: int, c: int, url: str, partitions: int = 4) -> Manifest:
     row = store.require_build(tree)
     layout = get_engine(n, c).layout
     folder = LevelFolder(url)
-    man = Manifest("wrapslide", n, c, "all", layout.words, complete=bool(row["complete"]),
-                   max_depth=row["max_depth"])
+    man = Manifest("wrapslide", n, c, "all", layout.words, complete=bool(row["complete"]), max_depth=row["max_depth"])
     for lv in store.level_rows(tree):
         reps, _, parents, orbits = store.load(tree, layout, depth=lv["depth"])
         who = owner(reps, partitions)

@@ -1,5 +1,6 @@
 """The command line (wsdb/cli.py): every command, --json, batch mode, and
 bad input as one line with exit status 2."""
+
 import json
 import os
 
@@ -55,22 +56,25 @@ def test_apply_json(run):
 def test_info_lists_builds_and_levels(run, db4):
     assert "4x4 3-colour" in run("info", "--db", db4).stdout
     lines = run("info", "--n", 4, "--c", 2, "--json", "--db", db4).stdout.splitlines()
-    assert [json.loads(x)["classes"] for x in lines] == [1, 1, 2, 10, 24, 28, 12]   # one object per line
+    assert [json.loads(x)["classes"] for x in lines] == [1, 1, 2, 10, 24, 28, 12]  # one object per line
     builds = [json.loads(x) for x in run("info", "--json", "--db", db4).stdout.splitlines()]
     assert all(isinstance(b, dict) for b in builds) and {(b["n"], b["c"]) for b in builds} >= {(4, 2), (4, 3)}
 
 
-@pytest.mark.parametrize("args", [
-    ["lookup", "121"],
-    ["lookup", "1212/3434/1243/342x"],
-    ["lookup", "1111/1222/3333/4444"],
-    ["apply", "1212/3434/1243/3421", "Q1"],
-    ["apply", "1212/3434/1243/3421", "T9"],
-    ["build", "--n", "5", "--c", "2"],
-    ["build", "--n", "4", "--c", "5"],
-    ["build", "--n", "4", "--c", "2", "--max-depth", "-1"],
-    ["verify", "--n", "3", "--c", "2"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lookup", "121"],
+        ["lookup", "1212/3434/1243/342x"],
+        ["lookup", "1111/1222/3333/4444"],
+        ["apply", "1212/3434/1243/3421", "Q1"],
+        ["apply", "1212/3434/1243/3421", "T9"],
+        ["build", "--n", "5", "--c", "2"],
+        ["build", "--n", "4", "--c", "5"],
+        ["build", "--n", "4", "--c", "2", "--max-depth", "-1"],
+        ["verify", "--n", "3", "--c", "2"],
+    ],
+)
 def test_bad_input_is_one_line_exit_2(run, tmp_path, args):
     db = tmp_path / "untouched.sqlite"
     res = run(*args, "--db", db) if args[0] != "apply" else run(*args)
@@ -124,14 +128,17 @@ def test_solve_says_before_deriving_deeper_trees(run, tmp_path, monkeypatch):
     again = run("solve", state, "--db", db)
     assert again.exit_code == 0 and "deriving" not in again.stderr and derivation_minutes(db, 4) == 0
     assert first_solve_waits(db) == {}
-    assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]   # the same moves
+    assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]  # the same moves
 
 
-@pytest.mark.parametrize("args,message", [
-    (("12",), "cells"),
-    (("1122/1122/3344/3434", "--time-limit", "-2"), "time limit"),
-    (("1122/1122/3344/3434", "--method", "optimal", "--db", "missing.sqlite"), "no database"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (("12",), "cells"),
+        (("1122/1122/3344/3434", "--time-limit", "-2"), "time limit"),
+        (("1122/1122/3344/3434", "--method", "optimal", "--db", "missing.sqlite"), "no database"),
+    ],
+)
 def test_solve_bad_input_is_one_line_exit_2(run, args, message, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = run("solve", *args)
@@ -145,7 +152,10 @@ def test_random_is_reproducible_and_readable(run):
     assert a[:2] == run("random", "--n", 6, "--c", 3, "--count", 2, "--seed", 11).stdout.split()
     fresh = run("random", "--n", 4, "--c", 2)
     assert len(fresh.stdout.split()) == 1 and "seed" in fresh.stderr
-    rows = [json.loads(x) for x in run("random", "--n", 4, "--c", 4, "--count", 3, "--seed", 1, "--json").stdout.splitlines()]
+    rows = [
+        json.loads(x)
+        for x in run("random", "--n", 4, "--c", 4, "--count", 3, "--seed", 1, "--json").stdout.splitlines()
+    ]
     assert [r["index"] for r in rows] == [0, 1, 2] and rows[0]["seed"] == 1
 
 
@@ -155,8 +165,10 @@ def test_random_feeds_lookup(run, db4):
     assert res.exit_code == 0 and len(res.stdout.splitlines()) == 100
 
 
-@pytest.mark.parametrize("args", [["--n", "5", "--c", "2"], ["--n", "4", "--c", "2", "--count", "0"],
-                                  ["--n", "4", "--c", "2", "--seed", "-1"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--n", "5", "--c", "2"], ["--n", "4", "--c", "2", "--count", "0"], ["--n", "4", "--c", "2", "--seed", "-1"]],
+)
 def test_random_bad_input(run, args):
     res = run("random", *args)
     assert res.exit_code == 2 and "Traceback" not in res.output
@@ -172,13 +184,22 @@ def test_executable_lookup_writes_everything_before_its_fast_exit(db4):
     import wsdb
 
     states = [format_state(s) for s in random_states(wrapslide(4, 4), 5000, seed=8)]
-    res = subprocess.run([sys.executable, "-m", "wsdb", "lookup", "-", "--json", "--db", str(db4)],
-                         input="\n".join(states) + "\n", capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-m", "wsdb", "lookup", "-", "--json", "--db", str(db4)],
+        input="\n".join(states) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr
     got = [json.loads(line)["distance"] for line in res.stdout.splitlines()]
     assert got == [a.distance for a in wsdb.lookup_many(states, db=db4)]
-    bad = subprocess.run([sys.executable, "-m", "wsdb", "lookup", "1212/3434", "--db", str(db4)],
-                         capture_output=True, text=True, timeout=300)
+    bad = subprocess.run(
+        [sys.executable, "-m", "wsdb", "lookup", "1212/3434", "--db", str(db4)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("wsdb: ") and len(bad.stderr.splitlines()) == 1
 
 
@@ -194,6 +215,7 @@ def test_solve_and_eval_offer_every_method_of_the_library():
 def test_census_names_every_puzzle_of_the_catalog():
     from wsdb.cli import PUZZLES
     from wsdb.puzzle.catalog import NAMES
+
     assert PUZZLES == NAMES
 
 
@@ -206,18 +228,25 @@ def test_census_prints_the_distribution(run):
 
 
 def test_census_json_with_diameter(run):
-    r = run("census", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1100/0000/0000/0000", "--diameter", "--json")
+    r = run(
+        "census", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1100/0000/0000/0000", "--diameter", "--json"
+    )
     out = json.loads(r.stdout)
     assert (out["states"], out["height"], out["diameter"]) == (32, 3, 4)
     assert sum(lv["states"] for lv in out["levels"]) == 32
-    assert "depth" in r.stderr   # progress lines
+    assert "depth" in r.stderr  # progress lines
 
 
 def test_census_ranked_equals_the_published_group(run, published):
     r = run("census", "--puzzle", "rubiks-slide-hard", "--n", 3, "--method", "ranked", "--diameter", "--json")
     out = json.loads(r.stdout)
     ref = published["rubiks_slide"]["groups"][4]
-    assert (out["method"], out["states"], out["height"], out["diameter"]) == ("ranked", ref["order"], ref["god"], ref["god"])
+    assert (out["method"], out["states"], out["height"], out["diameter"]) == (
+        "ranked",
+        ref["order"],
+        ref["god"],
+        ref["god"],
+    )
 
 
 def test_census_of_a_merged_grid_counts_its_two_colours(run):
@@ -226,7 +255,7 @@ def test_census_of_a_merged_grid_counts_its_two_colours(run):
 
     r = run("census", "--n", 4, "--c", 3, "--merge", "12", "--json")
     out = json.loads(r.stdout)
-    assert out["method"] == "ranked"   # two colours: the subset numbering, without asking
+    assert out["method"] == "ranked"  # two colours: the subset numbering, without asking
     coarse = merged(wsdb.wrapslide(4, 3), "12")
     assert [lv["states"] for lv in out["levels"]] == levels_from(4, coarse.solved)
 
@@ -240,21 +269,24 @@ def test_census_of_the_sliding_puzzle(run, published):
     assert published["sliding"]["boards"][1]["hardest"] in lines[-1]
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("--n", 4), "wrapslide needs --c"),
-    (("--puzzle", "sliding", "--n", 2, "--m", 3, "--method", "classes"), "expected --method ranked"),
-    (("--puzzle", "sliding", "--n", 2, "--goal", "12/3_"), "its goal is the tiles in reading order"),
-    (("--puzzle", "sliding", "--n", 4), "at most 12 cells"),
-    (("--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
-    (("--puzzle", "rubeish", "--n", 3, "--goal", "111/222/333", "--method", "ranked"), "needs distinct pieces"),
-    (("--puzzle", "rubeish", "--n", 4, "--method", "ranked"), "no blocks smaller than 16"),
-    (("--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected 3 rows of 3 symbols"),
-    (("--puzzle", "rubeish", "--n", 3, "--c", 3), "give rubeish a --goal"),
-    (("--puzzle", "nope", "--n", 3), "Invalid value for '--puzzle'"),
-    (("--n", 4, "--c", 3, "--merge", "123"), "but not all"),
-    (("--n", 4, "--c", 3, "--merge", "x"), "--merge 'x'"),
-    (("--puzzle", "rubeish", "--n", 3, "--merge", "12"), "--merge is for Wrapslide"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("--n", 4), "wrapslide needs --c"),
+        (("--puzzle", "sliding", "--n", 2, "--m", 3, "--method", "classes"), "expected --method ranked"),
+        (("--puzzle", "sliding", "--n", 2, "--goal", "12/3_"), "its goal is the tiles in reading order"),
+        (("--puzzle", "sliding", "--n", 4), "at most 12 cells"),
+        (("--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
+        (("--puzzle", "rubeish", "--n", 3, "--goal", "111/222/333", "--method", "ranked"), "needs distinct pieces"),
+        (("--puzzle", "rubeish", "--n", 4, "--method", "ranked"), "no blocks smaller than 16"),
+        (("--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected 3 rows of 3 symbols"),
+        (("--puzzle", "rubeish", "--n", 3, "--c", 3), "give rubeish a --goal"),
+        (("--puzzle", "nope", "--n", 3), "Invalid value for '--puzzle'"),
+        (("--n", 4, "--c", 3, "--merge", "123"), "but not all"),
+        (("--n", 4, "--c", 3, "--merge", "x"), "--merge 'x'"),
+        (("--puzzle", "rubeish", "--n", 3, "--merge", "12"), "--merge is for Wrapslide"),
+    ],
+)
 def test_census_refuses_bad_input_in_one_line(run, args, fragment):
     r = run("census", *args)
     assert r.exit_code == 2
@@ -262,15 +294,23 @@ def test_census_refuses_bad_input_in_one_line(run, args, fragment):
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("args", [["random", "--n", "6", "--c", "3", "--count", "2000", "--seed", "1"],
-                                  ["lookup", "-", "--json"]])
+@pytest.mark.parametrize(
+    "args", [["random", "--n", "6", "--c", "3", "--count", "2000", "--seed", "1"], ["lookup", "-", "--json"]]
+)
 def test_output_that_cannot_be_written_is_one_line_and_exit_1(db4, args):
     # stdout on a full device: the output is incomplete, and the command says so
     import subprocess
     import sys
+
     with open("/dev/full", "w") as full:
-        res = subprocess.run([sys.executable, "-m", "wsdb", *args, "--db", str(db4)], stdout=full,
-                             stderr=subprocess.PIPE, text=True, input="1212/3434/1243/3421\n" * 50, timeout=120)
+        res = subprocess.run(
+            [sys.executable, "-m", "wsdb", *args, "--db", str(db4)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            input="1212/3434/1243/3421\n" * 50,
+            timeout=120,
+        )
     assert res.returncode == 1, res.stderr
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot write the output" in lines[0] and "Traceback" not in res.stderr
@@ -303,8 +343,11 @@ def cpython_start_up(err: str) -> bool:
         return True
     frames = [line.strip() for line in err.splitlines() if line.strip().startswith("File ")]
     # "KeyboardInterrupt", or "KeyboardInterrupt: " after "Exception ignored in" an import lock's callback
-    return bool(frames) and all(f.startswith('File "<frozen ') for f in frames) and \
-        err.strip().splitlines()[-1].startswith("KeyboardInterrupt")
+    return (
+        bool(frames)
+        and all(f.startswith('File "<frozen ') for f in frames)
+        and err.strip().splitlines()[-1].startswith("KeyboardInterrupt")
+    )
 
 
 @pytest.mark.integration
@@ -315,8 +358,14 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
     import subprocess
     import sys
     import time
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "lookup", "-", "--db", str(db4)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "lookup", "-", "--db", str(db4)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(input="1212/3434/1243/3421\n", timeout=60)
@@ -334,24 +383,42 @@ def test_ctrl_c_at_any_moment_of_start_up_is_one_line(db4, delay):
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("args", [["info"], ["stats", "--n", "4", "--c", "2"], ["solve", "1212/3434/1243/3421"],
-                                  ["apply", "1212/3434/1243/3421", "T1"], ["census", "--puzzle", "rubeish", "--n", "2"],
-                                  ["lookup", "1212/3434/1243/3421"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["info"],
+        ["stats", "--n", "4", "--c", "2"],
+        ["solve", "1212/3434/1243/3421"],
+        ["apply", "1212/3434/1243/3421", "T1"],
+        ["census", "--puzzle", "rubeish", "--n", "2"],
+        ["lookup", "1212/3434/1243/3421"],
+    ],
+)
 def test_every_answering_command_says_when_its_output_is_lost(db4, args):
     # stdout on /dev/full ended in a traceback for these
     import subprocess
     import sys
+
     with open("/dev/full", "w") as full:
-        res = subprocess.run([sys.executable, "-m", "wsdb", *args] + (["--db", str(db4)] if args[0] not in
-                             ("apply", "census") else []), stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        res = subprocess.run(
+            [sys.executable, "-m", "wsdb", *args] + (["--db", str(db4)] if args[0] not in ("apply", "census") else []),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
     assert res.stderr.strip().splitlines()[-1].startswith("wsdb: cannot write the output")
 
 
 def test_info_names_a_subgames_largest_distance(run, tmp_path):
     db = tmp_path / "sub.sqlite"
-    assert run("build", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1110/0100/0000/0000", "--db", db,
-               "-q").exit_code == 0
+    assert (
+        run(
+            "build", "--puzzle", "rubiks-slide-easy", "--n", 4, "--goal", "1110/0100/0000/0000", "--db", db, "-q"
+        ).exit_code
+        == 0
+    )
     res = run("info", "--db", db)
     assert res.exit_code == 0 and "largest distance from the goal" in res.stdout and "God number" not in res.stdout
 
@@ -364,9 +431,14 @@ def test_ctrl_c_while_kernels_run_is_one_line_and_130(tmp_path):
     import subprocess
     import sys
     import time
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "census", "--puzzle", "rubiks-slide-hard", "--n", "4",
-                             "--method", "ranked"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "census", "--puzzle", "rubiks-slide-hard", "--n", "4", "--method", "ranked"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)

@@ -3,6 +3,7 @@ process on loopback: a wsdb database under any file name gets the table
 descriptions, and every canned query answers with the rows the cookbook's
 own query gives on the same file (each of those checked against an
 independent count by tests/test_sql_cookbook.py)."""
+
 import json
 import shutil
 import socket
@@ -37,8 +38,11 @@ def served(db4, tmp_path_factory):
     shutil.copy(db4, path)
     port = _free_port()
     exe = Path(sys.executable).with_name("datasette")
-    proc = subprocess.Popen([str(exe), "serve", str(path), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [str(exe), "serve", str(path), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -67,7 +71,7 @@ def test_every_canned_query_answers_as_the_cookbook(served):
     base, path = served
     from importlib import resources
 
-    queries = json.loads(resources.files("wsdb.db").joinpath("datasette.json").read_text())   # as installed
+    queries = json.loads(resources.files("wsdb.db").joinpath("datasette.json").read_text())  # as installed
     queries = queries["databases"]["wsdb"]["queries"]
     assert len(queries) == 12
     conn = sqlite3.connect(path)
@@ -84,5 +88,6 @@ def test_god_numbers_through_datasette_are_the_published_ones(served, thesis):
     """The 4x4 God numbers the thesis publishes (tests/data/thesis.json)."""
     base, _ = served
     rows = _get(f"{base}/my-trees/god_numbers.json?_shape=objects")["rows"]
-    assert {f"{r['n']}x{r['n']}_c{r['c']}": r["god_number"] for r in rows} == \
-        {k: v for k, v in thesis["god_numbers"].items() if k.startswith("4x4")}
+    assert {f"{r['n']}x{r['n']}_c{r['c']}": r["god_number"] for r in rows} == {
+        k: v for k, v in thesis["god_numbers"].items() if k.startswith("4x4")
+    }

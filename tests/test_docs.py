@@ -1,6 +1,7 @@
 """The documentation describes what exists: the datasette metadata names
 every table and column of the schema and nothing else, and the files the
 README links to are there."""
+
 import itertools
 import json
 import re
@@ -76,12 +77,14 @@ def test_generated_tables_say_where_they_were_measured(page):
     assert begins == re.findall(r"<!-- end (\S+) -->", text)
     for name in begins:
         body = re.search(rf"<!-- begin {name} -->\n(.*?)<!-- end {name} -->", text, re.S).group(1)
-        assert re.match(r"\*Measured \d{4}-\d\d-\d\d with wsdb [\w.]+\+g[0-9a-f]+(\.changes)? on \d+ cores, \d+ GiB", body), (page, name)
+        assert re.match(
+            r"\*Measured \d{4}-\d\d-\d\d with wsdb [\w.]+\+g[0-9a-f]+(\.changes)? on \d+ cores, \d+ GiB", body
+        ), (page, name)
 
 
 def test_the_move_sequences_a_bound_of_18_on_8x8_needs_are_the_pruning_tables_count():
     # docs/solver.md says how many sequences of 8 moves proving 18 would score;
     # the count is the pruning table's (tests/bounds/test_arguments.py checks it by enumeration)
     p = wrapslide(8, 4)
-    eight = next(itertools.islice(continuations(p.blocked, p.move_family), 8, None))[-1]   # from the start
+    eight = next(itertools.islice(continuations(p.blocked, p.move_family), 8, None))[-1]  # from the start
     assert f"({eight:,} of them" in (ROOT / "docs" / "solver.md").read_text()

@@ -1,6 +1,7 @@
 """The guard in tests/conftest.py: a test that names no database from the
 directory pytest started in fails instead of opening the user's own
 ./db/wsdb.sqlite."""
+
 import pytest
 
 import wsdb

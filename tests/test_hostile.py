@@ -9,6 +9,7 @@ with catch_exceptions=False, so any exception fails the test), and the
 rows stored before are unchanged (a checksum over every table).
 Hypothesis draws most cases; ``CASES`` counts them (docs/guarantees.md).
 """
+
 import contextlib
 import hashlib
 import shutil
@@ -25,8 +26,11 @@ import wsdb
 from wsdb.cli import main
 
 EXAMPLES = 150
-FAST = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FAST = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 GOOD = "1212/3434/1243/3421"
 
 
@@ -60,7 +64,7 @@ def shared(db4, tmp_path_factory):
     return path, checksum(path)
 
 
-CALLS = {"n": 0}   # CLI calls made, printed by `pytest -s tests/test_hostile.py` (docs/guarantees.md)
+CALLS = {"n": 0}  # CLI calls made, printed by `pytest -s tests/test_hostile.py` (docs/guarantees.md)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -94,19 +98,18 @@ states = symbols | anything
 def test_lookup_any_text(shared, state):
     db, before = shared
     if state.startswith("-") or not state.strip():
-        state = "x" + state   # '-' is stdin, and click takes '--x' for an option
+        state = "x" + state  # '-' is stdin, and click takes '--x' for an option
     assert_clean(invoke(["lookup", state, "--db", db]), db, before)
 
 
 @FAST
-@given(lines=st.lists(st.sampled_from([GOOD, "1122/1122/3344/3344", "2222/2222/1122/1122"]) | states,
-                      max_size=8))
+@given(lines=st.lists(st.sampled_from([GOOD, "1122/1122/3344/3344", "2222/2222/1122/1122"]) | states, max_size=8))
 def test_lookup_stdin_mixing_good_and_bad_lines(shared, lines):
     db, before = shared
     res = invoke(["lookup", "-", "--db", db, "--json"], input="\n".join(lines) + "\n")
     assert_clean(res, db, before)
     if res.exit_code == 2:
-        assert res.stdout == ""   # a batch with a bad line prints no answers
+        assert res.stdout == ""  # a batch with a bad line prints no answers
 
 
 @FAST
@@ -118,8 +121,10 @@ def test_binary_garbage_on_stdin(shared, data):
 
 
 @FAST
-@given(state=states, moves=st.lists(st.text(max_size=4) | st.sampled_from(["T1", "B3", "L2", "R9", "Q1", "t1"]),
-                                    max_size=5))
+@given(
+    state=states,
+    moves=st.lists(st.text(max_size=4) | st.sampled_from(["T1", "B3", "L2", "R9", "Q1", "t1"]), max_size=5),
+)
 def test_apply_any_moves(state, moves):
     if state.startswith("-") or not state.strip():
         state = "x" + state
@@ -137,12 +142,16 @@ def test_build_verify_stats_with_bad_numbers(shared, n, c, depth):
     db, before = shared
     good_grid = n in (4, 6, 8) and c in (2, 3, 4)
     if good_grid and (depth is None or depth >= 0):
-        c, good_grid = 9, False    # only bad combinations: a good one would start a real build
+        c, good_grid = 9, False  # only bad combinations: a good one would start a real build
     extra = [] if depth is None else ["--max-depth", depth]
     commands = [["build", "--n", n, "--c", c, *extra]]
-    if not good_grid:   # with a good grid only the depth is bad, and only build takes it
-        commands += [["verify", "--n", n, "--c", c], ["stats", "--n", n, "--c", c], ["random", "--n", n, "--c", c],
-                     ["export", "--n", n, "--c", c, "/dev/null"]]
+    if not good_grid:  # with a good grid only the depth is bad, and only build takes it
+        commands += [
+            ["verify", "--n", n, "--c", c],
+            ["stats", "--n", n, "--c", c],
+            ["random", "--n", n, "--c", c],
+            ["export", "--n", n, "--c", c, "/dev/null"],
+        ]
     for command in commands:
         res = invoke([*command, "--db", db])
         assert res.exit_code == 2
@@ -156,14 +165,17 @@ def test_random_with_bad_counts(count, seed):
     assert_clean(res)
 
 
-@pytest.mark.parametrize("state", [
-    "1" * 10**6,                                   # a 10^6-character state
-    ("12" * 500_000),
-    "1212/3434/1243/3421" + "/1212" * 200_000,
-    "\U0001F600" * 16,
-    "１２１２/３４３４/１２４３/３４２１",               # full-width digits: 4 distinct symbols, fine
-    "1212/3434/1243/342\u0301",
-])
+@pytest.mark.parametrize(
+    "state",
+    [
+        "1" * 10**6,  # a 10^6-character state
+        ("12" * 500_000),
+        "1212/3434/1243/3421" + "/1212" * 200_000,
+        "\U0001f600" * 16,
+        "１２１２/３４３４/１２４３/３４２１",  # full-width digits: 4 distinct symbols, fine
+        "1212/3434/1243/342\u0301",
+    ],
+)
 def test_huge_and_exotic_states(shared, state):
     db, before = shared
     for command in (["lookup", state], ["solve", state, "--time-limit", "1"]):
@@ -180,6 +192,7 @@ def test_empty_stdin(shared):
 
 # ---- damaged, foreign and unreachable database files ------------------------------
 
+
 def newer_schema(path, db4):
     shutil.copy(db4, path)
     with contextlib.closing(sqlite3.connect(path)) as conn, conn:
@@ -191,16 +204,27 @@ def truncated(path, db4):
     path.write_bytes(data[: len(data) // 3])
 
 
-@pytest.mark.parametrize("make, fragment", [
-    (lambda p, _: p.mkdir(), "is a directory"),
-    (lambda p, _: p.write_bytes(b"SQLite format 2\0" + b"x" * 5000), "not a SQLite database"),
-    (lambda p, _: p.write_text("just some text\n" * 100), "not a SQLite database"),
-    (truncated, ""),
-    (newer_schema, "newer wsdb"),
-])
-@pytest.mark.parametrize("command", [["lookup", GOOD], ["verify", "--n", "4", "--c", "4"],
-                                     ["stats"], ["info"], ["build", "--n", "4", "--c", "2"],
-                                     ["solve", GOOD, "--time-limit", "1"]])
+@pytest.mark.parametrize(
+    "make, fragment",
+    [
+        (lambda p, _: p.mkdir(), "is a directory"),
+        (lambda p, _: p.write_bytes(b"SQLite format 2\0" + b"x" * 5000), "not a SQLite database"),
+        (lambda p, _: p.write_text("just some text\n" * 100), "not a SQLite database"),
+        (truncated, ""),
+        (newer_schema, "newer wsdb"),
+    ],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lookup", GOOD],
+        ["verify", "--n", "4", "--c", "4"],
+        ["stats"],
+        ["info"],
+        ["build", "--n", "4", "--c", "2"],
+        ["solve", GOOD, "--time-limit", "1"],
+    ],
+)
 def test_bad_database_files(tmp_path, db4, make, fragment, command):
     path = tmp_path / "bad.sqlite"
     make(path, db4)
@@ -214,12 +238,14 @@ def test_bad_database_files(tmp_path, db4, make, fragment, command):
 
 # ---- a read-only filesystem and a full disk (real mounts, as root) ------------------
 
+
 @contextlib.contextmanager
 def tmpfs(tmp_path, size: str):
     where = tmp_path / f"mnt-{uuid.uuid4().hex[:6]}"
     where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, text=True
+    )
     if done.returncode:
         pytest.skip(f"cannot mount a small filesystem here ({done.stderr.strip()}): needs root")
     try:
@@ -234,8 +260,9 @@ def remount(where, options):
 
 def run_wsdb(*args, input=None):
     CALLS["n"] += 1
-    return subprocess.run([sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True,
-                          input=input, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True, input=input, timeout=300
+    )
 
 
 @pytest.mark.integration
@@ -250,8 +277,12 @@ def test_read_only_filesystem(tmp_path, db4):
         assert res.returncode == 0 and f'"distance": {want.distance}' in res.stdout, res.stderr
         res = run_wsdb("lookup", "-", "--db", db, input=f"{GOOD}\n1122/1122/3344/3344\n")
         assert res.returncode == 0 and len(res.stdout.splitlines()) == 2, res.stderr
-        for command in (["verify", "--n", 4, "--c", 3], ["stats", "--n", 4, "--c", 3], ["info"],
-                        ["solve", GOOD, "--time-limit", 2]):
+        for command in (
+            ["verify", "--n", 4, "--c", 3],
+            ["stats", "--n", 4, "--c", 3],
+            ["info"],
+            ["solve", GOOD, "--time-limit", 2],
+        ):
             res = run_wsdb(*command, "--db", db)
             assert res.returncode == 0, (command, res.stderr)
         res = run_wsdb("build", "--n", 6, "--c", 2, "--db", db)
@@ -272,7 +303,7 @@ def test_full_disk_keeps_the_old_data_and_resumes(tmp_path, db4):
         assert res.returncode == 2 and "Traceback" not in res.stderr
         last = res.stderr.strip().splitlines()[-1]
         assert last.startswith("wsdb: ") and "disk is full" in last, res.stderr
-        assert _rows_of(db, 4, 2) == before           # the finished build is intact
+        assert _rows_of(db, 4, 2) == before  # the finished build is intact
         said = run_wsdb("lookup", GOOD, "--db", db)
         assert said.returncode == 2 and ("interrupted at depth" in said.stderr or "has no 4x4 4-colour" in said.stderr)
         remount(where, "size=64m")
@@ -283,13 +314,23 @@ def test_full_disk_keeps_the_old_data_and_resumes(tmp_path, db4):
 
 def _rows_of(db, n, c):
     with contextlib.closing(sqlite3.connect(db)) as conn:
-        return {t: conn.execute(f"select * from {t} where n={n} and c={c} order by 1, 2, 3, 4").fetchall()
-                for t in ("builds", "levels", "class_rows")}
+        return {
+            t: conn.execute(f"select * from {t} where n={n} and c={c} order by 1, 2, 3, 4").fetchall()
+            for t in ("builds", "levels", "class_rows")
+        }
 
 
-DB_COMMANDS = [["lookup", GOOD], ["solve", GOOD, "--time-limit", "1"], ["info"], ["stats"],
-               ["verify", "--n", "4", "--c", "2"], ["build", "--n", "4", "--c", "2"], ["random", "--n", "4", "--c", "2"],
-               ["eval", "--n", "4", "--c", "2", "--count", "1", "--seed", "1"], ["export", "out.csv", "--n", "4", "--c", "2"]]
+DB_COMMANDS = [
+    ["lookup", GOOD],
+    ["solve", GOOD, "--time-limit", "1"],
+    ["info"],
+    ["stats"],
+    ["verify", "--n", "4", "--c", "2"],
+    ["build", "--n", "4", "--c", "2"],
+    ["random", "--n", "4", "--c", "2"],
+    ["eval", "--n", "4", "--c", "2", "--count", "1", "--seed", "1"],
+    ["export", "out.csv", "--n", "4", "--c", "2"],
+]
 
 
 @pytest.mark.parametrize("command", DB_COMMANDS, ids=lambda c: c[0])
@@ -306,7 +347,7 @@ def test_unusable_database_names_are_one_line_in_every_command(tmp_path, monkeyp
     elif db == "empty":
         db = ""
     res = invoke([*command, "--db", db])
-    if command[0] == "random":   # Wrapslide's random states need no database
+    if command[0] == "random":  # Wrapslide's random states need no database
         assert res.exit_code == 0
         return
     assert res.exit_code == 2, res.output

@@ -1,5 +1,6 @@
 """The package's layers (docs/architecture.md): subpackages import only the
 ones below them, numba lives only in the kernels, SQL only in the db layer."""
+
 import ast
 from pathlib import Path
 
@@ -12,7 +13,7 @@ PACKAGE = Path(wsdb.__file__).parent
 #: floor of several packages (bounds beside stats) holds neighbours that import
 #: nothing from each other.
 LAYERS = [("errors", "version"), ("notices",), ("puzzle",), ("engine",), ("db",), ("solver",), ("bounds", "stats")]
-TOP = len(LAYERS)   # cli, web, the package __init__ and anything else on top
+TOP = len(LAYERS)  # cli, web, the package __init__ and anything else on top
 
 
 def package(module: str) -> str:
@@ -39,7 +40,7 @@ def imports(module: str, source: str) -> set[str]:
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = here[:len(here) - node.level]
+                base = here[: len(here) - node.level]
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module
@@ -64,10 +65,11 @@ def upward(module: str, source: str) -> list[str]:
         return []
     bad = []
     for name in imports(module, source):
-        if name.startswith("wsdb.") and (layer(name) > mine or
-                                         (layer(name) == mine and package(name) != package(module))):
+        if name.startswith("wsdb.") and (
+            layer(name) > mine or (layer(name) == mine and package(name) != package(module))
+        ):
             bad.append(name)
-        if name == "wsdb":   # the package __init__ sits on top
+        if name == "wsdb":  # the package __init__ sits on top
             bad.append(name)
     return sorted(bad)
 
@@ -78,39 +80,73 @@ def test_subpackages_import_only_downward():
 
 
 def test_the_check_catches_an_upward_import():
-    assert upward("wsdb.db.store", "from ..solver.guide import Guide\n") == ["wsdb.solver.guide", "wsdb.solver.guide.Guide"]
+    assert upward("wsdb.db.store", "from ..solver.guide import Guide\n") == [
+        "wsdb.solver.guide",
+        "wsdb.solver.guide.Guide",
+    ]
     assert upward("wsdb.puzzle.text", "from .. import __version__\n") == ["wsdb", "wsdb.__version__"]
     assert upward("wsdb.engine.keys", "import wsdb.db.store\n") == ["wsdb.db.store"]
     assert upward("wsdb.solver.beam", "from ..db.store import Store\n") == []
     # bounds and stats share a floor: neither imports the other, both import the solver's floor and below
     assert upward("wsdb.stats.figures", "from ..bounds.arguments import Bound\n") == [
-        "wsdb.bounds.arguments", "wsdb.bounds.arguments.Bound"]
+        "wsdb.bounds.arguments",
+        "wsdb.bounds.arguments.Bound",
+    ]
     assert upward("wsdb.bounds.merging", "from ..stats import figures\n") == ["wsdb.stats", "wsdb.stats.figures"]
     assert upward("wsdb.bounds.merging", "from ..solver.solve import iter_solve\n") == []
     assert upward("wsdb.solver.solve", "from ..bounds.proof import at_least\n") == [
-        "wsdb.bounds.proof", "wsdb.bounds.proof.at_least"]
+        "wsdb.bounds.proof",
+        "wsdb.bounds.proof.at_least",
+    ]
 
 
 def test_stats_reads_tables_and_never_the_solver():
     """stats/ holds figures, pictures and exports of the public tables: the
     solver (and the bounds, which prove with it) are not its to import."""
-    users = {m: sorted(i for i in imports(m, src) if i.startswith(("wsdb.solver", "wsdb.bounds")))
-             for m, src in modules() if m.startswith("wsdb.stats")}
+    users = {
+        m: sorted(i for i in imports(m, src) if i.startswith(("wsdb.solver", "wsdb.bounds")))
+        for m, src in modules()
+        if m.startswith("wsdb.stats")
+    }
     assert {m: i for m, i in users.items() if i} == {}
 
 
-@pytest.mark.parametrize("library, allowed", [
-    ("numba", {"wsdb.engine.kernels", "wsdb.engine.rank_kernels", "wsdb.engine.packed_kernels",
-               "wsdb.engine.subset_kernels", "wsdb.engine.intrinsics", "wsdb.solver.kernels",
-               "wsdb.solver.pair_kernels", "wsdb.solver.visit_kernels", "wsdb.engine.compiling",
-               "wsdb.bounds.lifting_kernels"}),
-    ("sqlalchemy", {"wsdb.db.store", "wsdb.db.schema", "wsdb.db.connection", "wsdb.db.location",
-                    "wsdb.db.migrations.*"}),
-    ("alembic", {"wsdb.db.store", "wsdb.db.connection", "wsdb.db.migrations.*"}),
-])
+@pytest.mark.parametrize(
+    "library, allowed",
+    [
+        (
+            "numba",
+            {
+                "wsdb.engine.kernels",
+                "wsdb.engine.rank_kernels",
+                "wsdb.engine.packed_kernels",
+                "wsdb.engine.subset_kernels",
+                "wsdb.engine.intrinsics",
+                "wsdb.solver.kernels",
+                "wsdb.solver.pair_kernels",
+                "wsdb.solver.visit_kernels",
+                "wsdb.engine.compiling",
+                "wsdb.bounds.lifting_kernels",
+            },
+        ),
+        (
+            "sqlalchemy",
+            {
+                "wsdb.db.store",
+                "wsdb.db.schema",
+                "wsdb.db.connection",
+                "wsdb.db.location",
+                "wsdb.db.schema_history",
+                "wsdb.db.migrations.*",
+            },
+        ),
+        ("alembic", {"wsdb.db.store", "wsdb.db.connection", "wsdb.db.schema_history", "wsdb.db.migrations.*"}),
+    ],
+)
 def test_libraries_stay_in_their_layer(library, allowed):
     def ok(module):
         return module in allowed or any(a.endswith(".*") and module.startswith(a[:-1]) for a in allowed)
+
     users = {m for m, src in modules() if any(i.split(".")[0] == library for i in imports(m, src))}
     assert {m for m in users if not ok(m)} == set()
 
@@ -137,8 +173,11 @@ def module_graph(sources: dict[str, str]) -> dict[str, set[str]]:
             if isinstance(st, ast.Import):
                 targets = [node(a.name) for a in st.names]
             elif isinstance(st, ast.ImportFrom):
-                base = ".".join(here[:len(here) - st.level] + ([st.module] if st.module else [])) \
-                    if st.level else st.module
+                base = (
+                    ".".join(here[: len(here) - st.level] + ([st.module] if st.module else []))
+                    if st.level
+                    else st.module
+                )
                 # each imported name: a submodule where there is one, else the module it is defined in
                 targets = [node(f"{base}.{a.name}") or node(base) for a in st.names]
             else:
@@ -186,10 +225,11 @@ def test_no_import_circles():
 
 def test_the_circle_check_finds_a_hidden_circle():
     # a circle hidden by an import inside a function is still a circle
-    sources = {"wsdb.db.build": "from .census import ranked_table\n",
-               "wsdb.db.census": "def f():\n    from .build import grow\n",
-               "wsdb.db.store": "import numpy\n"}
+    sources = {
+        "wsdb.db.build": "from .census import ranked_table\n",
+        "wsdb.db.census": "def f():\n    from .build import grow\n",
+        "wsdb.db.store": "import numpy\n",
+    }
     assert circles(module_graph(sources)) == [["wsdb.db.build", "wsdb.db.census"]]
     sources["wsdb.db.census"] = "import numpy\n"
     assert circles(module_graph(sources)) == []
-

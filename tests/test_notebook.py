@@ -2,6 +2,7 @@
 kernel (nbclient), and its answers are the facts they claim: the thesis'
 4x4 God numbers, a distance the CLI gives, figures drawn inline, errors
 that are the builtins they mean."""
+
 import json
 from pathlib import Path
 
@@ -19,8 +20,9 @@ TOUR = Path(__file__).resolve().parents[1] / "docs" / "notebooks" / "tour.ipynb"
 def ran(tmp_path_factory):
     nb = nbformat.read(TOUR, as_version=4)
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "commit the tour without outputs"
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path_factory.mktemp("tour"))}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path_factory.mktemp("tour"))}}
+    ).execute()
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
@@ -35,13 +37,13 @@ def test_the_tour_runs_without_an_error(ran):
 def test_its_answers_are_the_facts(ran, thesis, run, db4):
     summary = next(c for c in ran if "wsdb.stats.summary" in c.source)
     html = summary.outputs[0]["data"]["text/html"]
-    for c in (2, 3, 4):   # the God numbers as the DataFrame shows them
+    for c in (2, 3, 4):  # the God numbers as the DataFrame shows them
         assert f"<td>{thesis['god_numbers'][f'4x4_c{c}']}</td>" in html
     lookup = next(c for c in ran if "wsdb.lookup(" in c.source and "try" not in c.source)
     cli = json.loads(run("lookup", "1212/3434/1243/3421", "--json", "--db", db4).stdout)
     assert _text(lookup) == repr((cli["distance"], " ".join(cli["moves"])))
     solve = next(c for c in ran if "wsdb.solve(" in c.source)
-    assert _text(solve) == repr((cli["distance"], cli["distance"], True))   # exact on a stored tree
+    assert _text(solve) == repr((cli["distance"], cli["distance"], True))  # exact on a stored tree
 
 
 def test_figures_are_drawn_inline_once(ran):

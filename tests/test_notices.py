@@ -1,5 +1,6 @@
 """What wsdb says while it works (wsdb/notices.py): nothing for short
 steps, what and how far for long ones, compiles announced, and --quiet."""
+
 import time
 
 import numpy as np
@@ -23,10 +24,11 @@ def heard(monkeypatch):
 
 def test_nobody_listening_means_no_timer_and_nothing_said(monkeypatch):
     import threading
+
     monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
     before = threading.active_count()
     with step("quiet work") as st:
-        assert threading.active_count() == before   # no timer thread when nobody listens
+        assert threading.active_count() == before  # no timer thread when nobody listens
         time.sleep(0.05)
     say("to nobody")
     assert not st.announced
@@ -73,6 +75,7 @@ def test_a_compile_announces_itself(heard, monkeypatch):
     from numba import njit
 
     import wsdb.engine.kernels  # noqa: F401  (registers the announcement)
+
     monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
 
     @njit
@@ -120,6 +123,7 @@ def test_the_quiet_calls_name_every_command_that_takes_quiet():
                 yield from quiet_commands(command, f"{prefix}{name} ")
             elif any(param.name == "quiet" for param in command.params):
                 yield prefix + name
+
     assert set(quiet_commands(main)) == set(QUIET_CALLS)
 
 
@@ -133,8 +137,10 @@ def test_quiet_is_silence_on_every_command(run, db4, tmp_path, monkeypatch, comm
     levels = tmp_path / "levels"
     if command == "import":
         write_levels(db4, 4, 2, str(levels))
-    args = [str(a).replace("{out}", str(tmp_path / "out.csv")).replace("{levels}", str(levels))
-            for a in QUIET_CALLS[command]]
+    args = [
+        str(a).replace("{out}", str(tmp_path / "out.csv")).replace("{levels}", str(levels))
+        for a in QUIET_CALLS[command]
+    ]
     res = run(*args, *(["--db", db] if command != "census" else []), "-q")
     assert res.exit_code == 0, res.stderr[-500:]
     assert res.stderr == ""
@@ -156,8 +162,18 @@ def test_a_count_states_its_pace_both_ways(monkeypatch):
     assert st.status == "5,000 of 9,000 classes (500 a second)"
 
 
-@pytest.mark.parametrize("seconds,text", [(0, "0 s"), (89, "89 s"), (90, "2 min"), (3000, "50 min"),
-                                          (5400, "1.5 h"), (47 * 3600, "47.0 h"), (3 * 86400, "3.0 days")])
+@pytest.mark.parametrize(
+    "seconds,text",
+    [
+        (0, "0 s"),
+        (89, "89 s"),
+        (90, "2 min"),
+        (3000, "50 min"),
+        (5400, "1.5 h"),
+        (47 * 3600, "47.0 h"),
+        (3 * 86400, "3.0 days"),
+    ],
+)
 def test_a_duration_reads_in_the_unit_a_person_would_use(seconds, text):
     assert notices.duration(seconds) == text
 
@@ -196,5 +212,5 @@ def test_a_watched_step_is_a_tqdm_bar_and_a_short_one_leaves_nothing(monkeypatch
         with notices.silence(), step("hushed") as hushed:
             time.sleep(0.1)
     drawn = out.getvalue()
-    assert "counting (a moment)" in drawn and "5/5" in drawn and "things/s" in drawn   # tqdm's count and rate
+    assert "counting (a moment)" in drawn and "5/5" in drawn and "things/s" in drawn  # tqdm's count and rate
     assert "hushed" not in drawn and hushed.bar is None

@@ -1,6 +1,7 @@
 """docs/sql.md: every query on the page runs against a fresh database, and
 its answer agrees with a number computed another way (the brute-force
 search of tests/bruteforce.py, the multinomial, or a lookup)."""
+
 import math
 import re
 import sqlite3
@@ -33,7 +34,7 @@ def sql(db4):
 
 
 def test_the_page_has_twelve_queries_and_each_is_tested():
-    tested = {name[len("test_"):] for name in globals() if name.startswith("test_")}
+    tested = {name[len("test_") :] for name in globals() if name.startswith("test_")}
     assert len(queries()) == 12 and set(queries()) <= tested
 
 
@@ -43,8 +44,9 @@ def test_god_numbers(sql, brute):
     for n, c, god, complete, states, orbit_sum in rows:
         q = (n // 2) ** 2
         assert complete and orbit_sum == states == math.factorial(n * n) // (
-            math.factorial(q) ** (c - 1) * math.factorial((5 - c) * q))
-        if c < 4:   # four colours: 63 M states, beyond the brute force here
+            math.factorial(q) ** (c - 1) * math.factorial((5 - c) * q)
+        )
+        if c < 4:  # four colours: 63 M states, beyond the brute force here
             assert god == len(brute(4, c).states) - 1
 
 
@@ -79,7 +81,7 @@ def test_mean_distance(sql, brute):
 
 
 def test_median_distance(sql, brute):
-    depth = brute(4, 3).depth   # every state's distance
+    depth = brute(4, 3).depth  # every state's distance
     assert sql("median_distance") == [(int(np.sort(depth)[(len(depth) - 1) // 2]),)]
 
 
@@ -104,7 +106,7 @@ def test_symmetry_profile(sql, brute):
 def test_parent_chain(sql, brute, db4):
     b = brute(4, 3)
     rows = sql("parent_chain")
-    assert [d for d, _ in rows] == list(range(len(b.states) - 1, -1, -1))   # an antipode, up to 0
+    assert [d for d, _ in rows] == list(range(len(b.states) - 1, -1, -1))  # an antipode, up to 0
     for depth, grid in rows:
         cells = np.frombuffer(grid.replace("/", "").encode(), np.uint8) - ord("1")
         assert b.distance(cells) == depth
@@ -113,7 +115,7 @@ def test_parent_chain(sql, brute, db4):
 
 def test_pattern_histogram(sql, brute):
     b = brute(4, 3)
-    reps, first = np.unique(b.canon, return_index=True)   # one row per class: its representative
+    reps, first = np.unique(b.canon, return_index=True)  # one row per class: its representative
     hist: dict[int, list[int]] = {}
     sizes = dict(zip(*np.unique(b.canon, return_counts=True)))
     for code, at in zip(reps, first):
@@ -149,16 +151,16 @@ def test_solver_runs(runs):
     got = sql("solver_runs")
     figures = solves.run_summaries(path)
     assert [r[0] for r in got] == list(figures.run_id) == [1, 2]
-    for (run_id, n, c, method, states, mean, worst, gap, known, share, slowest), f in zip(
-            got, figures.itertuples()):
+    for (_run_id, n, c, method, states, mean, worst, gap, known, share, slowest), f in zip(got, figures.itertuples()):
         assert (n, c, method, states, known) == (4, 3, f.method, 12, 12)
         assert (mean, worst, gap, share, slowest) == pytest.approx(
-            (f.mean_length, f.max_length, f.mean_gap_exact, f.share_optimal, f.max_seconds))
-    assert got[0][7] == 0 and got[0][9] == 1   # the stored answers are the exact distances
+            (f.mean_length, f.max_length, f.mean_gap_exact, f.share_optimal, f.max_seconds)
+        )
+    assert got[0][7] == 0 and got[0][9] == 1  # the stored answers are the exact distances
 
 
 def test_solver_differences(runs):
     path, sql = runs
     rows = sql("solver_differences")
-    for idx, state, auto, thesis, exact in rows:
+    for _idx, state, auto, thesis, exact in rows:
         assert auto == exact == wsdb.lookup(state, db=path).distance < thesis

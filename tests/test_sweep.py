@@ -10,6 +10,7 @@ an endpoint answers 200, or 4xx with a one-line ``detail``. No traceback,
 no 500, and the database is unchanged. Stdout on a full disk and Ctrl-C
 are swept in tests/test_cli.py (they need a real process).
 """
+
 import hashlib
 import os
 import shutil
@@ -23,11 +24,12 @@ from wsdb.puzzle import format_state, random_states, wrapslide
 from .parquet_levels import write_levels
 
 GOOD = "1212/3434/1243/3421"
-HUGE = "9" * 5000                       # past Python's 4,300-digit int() limit
+HUGE = "9" * 5000  # past Python's 4,300-digit int() limit
 BIG_NS = ["10", "12", "14", "16"]
 BAD_NS = BIG_NS + ["0", "-2", "3", "17", HUGE, "x" * 100_000]
-BIG_STATES = [format_state(random_states(wrapslide(int(n), c), 1, seed=int(n))[0], int(n))
-              for n in BIG_NS for c in (2, 4)]
+BIG_STATES = [
+    format_state(random_states(wrapslide(int(n), c), 1, seed=int(n))[0], int(n)) for n in BIG_NS for c in (2, 4)
+]
 BAD_MOVES = ["T" + "1" * 5000, "T" + HUGE, "T\u0663", "T\uff11", "R-1", "X1", "T1" * 50_000]
 
 
@@ -44,14 +46,23 @@ def db(db4, tmp_path_factory):
     (folder / "loop").symlink_to(folder / "loop")
     (folder / "text.sqlite").write_text("not a database\n")
     (folder / "a-folder").mkdir()
-    write_levels(db4, 4, 2, str(folder / "levels"))   # for import
+    write_levels(db4, 4, 2, str(folder / "levels"))  # for import
     return path
 
 
 def bad_dbs(folder) -> list[str]:
-    return ["", str(folder / ("x" * 300)), str(folder / "loop"), "/proc/self/status", str(folder / "text.sqlite"),
-            str(folder / "a-folder"), "sqlite:////nonexistent/dir/x.sqlite", str(folder / "missing" / "x.sqlite"),
-            "mysql://nobody@127.0.0.1/x", "sqlite:///" + "y" * 5000]
+    return [
+        "",
+        str(folder / ("x" * 300)),
+        str(folder / "loop"),
+        "/proc/self/status",
+        str(folder / "text.sqlite"),
+        str(folder / "a-folder"),
+        "sqlite:////nonexistent/dir/x.sqlite",
+        str(folder / "missing" / "x.sqlite"),
+        "mysql://nobody@127.0.0.1/x",
+        "sqlite:///" + "y" * 5000,
+    ]
 
 
 #: a valid call of every command that opens a database (the sweep swaps one part)
@@ -111,8 +122,7 @@ def test_every_database_command_refuses_every_bad_name_in_one_line(db, command):
 @pytest.mark.parametrize("n", BAD_NS, ids=lambda n: n[:6])
 def test_every_size_past_the_game_is_an_answer_or_one_line(db, command, n):
     before = _sha(db)
-    args = [n if a == "4" and i == WITH_DB[command].index("--n") + 1 else a
-            for i, a in enumerate(WITH_DB[command])]
+    args = [n if a == "4" and i == WITH_DB[command].index("--n") + 1 else a for i, a in enumerate(WITH_DB[command])]
     res = invoke(args + ["--db", str(db)], db)
     assert_one_line(res, codes=(0, 2) if command == "random" else (2,))
     assert _sha(db) == before
@@ -122,8 +132,10 @@ def test_every_size_past_the_game_is_an_answer_or_one_line(db, command, n):
 @pytest.mark.parametrize("extra", [[], ["--puzzle", "rubeish"], ["--puzzle", "sliding", "--m", "3"]], ids=str)
 def test_census_of_every_size_is_an_answer_or_one_line(n, extra):
     # 3x3 is a size of the other puzzles (Rube-ish: 181,440 states), not of Wrapslide
-    assert_one_line(invoke(["census", "--n", n, "--c", "2", *extra] if not extra else ["census", "--n", n, *extra]),
-                    codes=(0,) if extra and n == "3" else (2,))
+    assert_one_line(
+        invoke(["census", "--n", n, "--c", "2", *extra] if not extra else ["census", "--n", n, *extra]),
+        codes=(0,) if extra and n == "3" else (2,),
+    )
 
 
 @pytest.mark.parametrize("command", TAKES_STATE)
@@ -158,20 +170,33 @@ def test_every_bad_effort_is_one_line(db, command, effort):
     assert _sha(db) == before
 
 
-@pytest.mark.parametrize("args", [["--host", "999.1.1.1"], ["--host", "x" * 100_000], ["--port", "70000"],
-                                  ["--port", "-1"], ["--port", HUGE], ["--max-busy", "0"],
-                                  ["--max-time-limit", "-1"], ["--max-time-limit", "nan"]], ids=lambda a: a[0] + a[1][:6])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--host", "999.1.1.1"],
+        ["--host", "x" * 100_000],
+        ["--port", "70000"],
+        ["--port", "-1"],
+        ["--port", HUGE],
+        ["--max-busy", "0"],
+        ["--max-time-limit", "-1"],
+        ["--max-time-limit", "nan"],
+    ],
+    ids=lambda a: a[0] + a[1][:6],
+)
 def test_serve_refuses_a_bad_address_or_limit_in_one_line(db, args):
     assert_one_line(invoke(["serve", *args, "--db", str(db)], db), codes=(2,))
 
 
 # ---- the API ---------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def api(db):
     from fastapi.testclient import TestClient
 
     from wsdb.web.app import create_app
+
     with TestClient(create_app(db, max_time_limit=2, max_busy=2)) as client:
         yield client
 
@@ -179,7 +204,7 @@ def api(db):
 def requests():
     """(method, path, params or JSON body) for every endpoint and input."""
     for n in BAD_NS:
-        if len(n) > 8000:   # no HTTP client sends a query that long (uvicorn refuses it before the app)
+        if len(n) > 8000:  # no HTTP client sends a query that long (uvicorn refuses it before the app)
             continue
         yield "get", "/api/puzzle", {"n": n, "c": 2}
         yield "get", "/api/random", {"n": n, "c": 2, "seed": 1}
@@ -194,9 +219,15 @@ def requests():
         yield "post", "/api/apply", {"state": state, "moves": ["T1"]}
         for move in BAD_MOVES[:5]:
             yield "post", "/api/apply", {"state": state, "moves": [move]}
-    for body in ({"state": GOOD, "time_limit": HUGE}, {"state": GOOD, "time_limit": 1e308},
-                 {"state": GOOD, "puzzle": "x" * 1000}, {"state": GOOD, "goal": "1" * 100_000},
-                 {"state": GOOD, "moves": ["T1"] * 100_000}, {"state": [GOOD]}, {"state": None}):
+    for body in (
+        {"state": GOOD, "time_limit": HUGE},
+        {"state": GOOD, "time_limit": 1e308},
+        {"state": GOOD, "puzzle": "x" * 1000},
+        {"state": GOOD, "goal": "1" * 100_000},
+        {"state": GOOD, "moves": ["T1"] * 100_000},
+        {"state": [GOOD]},
+        {"state": None},
+    ):
         for path in ("/api/lookup", "/api/solve", "/api/apply"):
             yield "post", path, body
     yield "get", "/api/info", {}

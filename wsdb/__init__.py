@@ -12,6 +12,7 @@ Library use (the CLI is a thin layer over these)::
 The package is layered; each subpackage imports only the ones below it:
 ``solver`` -> ``db`` -> ``engine`` -> ``puzzle`` (docs/architecture.md).
 """
+
 # Only modules already loaded at Python's start (sys, os) or built in
 # (_signal: `import signal` itself takes milliseconds, a window for Ctrl-C).
 import _signal
@@ -36,39 +37,96 @@ _COMMAND = getattr(sys, "argv", [""])[:1] == ["-m"] or os.path.basename(getattr(
 if _COMMAND and _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:
     try:
         SIGINT_BEFORE = _signal.signal(_signal.SIGINT, _interrupted_early)
-    except ValueError:   # not the main thread: not a command start-up
+    except ValueError:  # not the main thread: not a command start-up
         pass
 
 from importlib import import_module  # noqa: E402  (after the handler, above)
+from typing import TYPE_CHECKING  # noqa: E402
 
 from .errors import (  # noqa: E402
-    ClusterError, DamagedError, InputError, MissingDatabaseError, NotBuiltError, StateError, StorageError, WsdbError)
+    ClusterError,
+    DamagedError,
+    InputError,
+    MissingDatabaseError,
+    NotBuiltError,
+    StateError,
+    StorageError,
+    WsdbError,
+)
 
 # Loaded when first used: importing the package costs nothing, so the
 # command line starts at once (and Ctrl-C in its first moments is handled,
 # wsdb/__main__.py); the builder and verify load SQLAlchemy (0.4 s), the
 # solver numba (another 0.5 s), and a lookup needs neither.
-_LAZY = {"build": "wsdb.db.build", "verify": "wsdb.db.verify",
-         "solve": "wsdb.solver.solve", "solve_many": "wsdb.solver.solve",
-         "lookup": "wsdb.db.lookup", "lookup_many": "wsdb.db.lookup", "stored_builds": "wsdb.db.lookup",
-         "stored_levels": "wsdb.db.lookup", "format_state": "wsdb.puzzle", "parse_state": "wsdb.puzzle",
-         "random_states": "wsdb.puzzle", "wrapslide": "wsdb.puzzle"}
+_LAZY = {
+    "build": "wsdb.db.build",
+    "verify": "wsdb.db.verify",
+    "solve": "wsdb.solver.solve",
+    "solve_many": "wsdb.solver.solve",
+    "lookup": "wsdb.db.lookup",
+    "lookup_many": "wsdb.db.lookup",
+    "stored_builds": "wsdb.db.lookup",
+    "stored_levels": "wsdb.db.lookup",
+    "format_state": "wsdb.puzzle",
+    "parse_state": "wsdb.puzzle",
+    "random_states": "wsdb.puzzle",
+    "wrapslide": "wsdb.puzzle",
+}
+
+
+if TYPE_CHECKING:  # a type checker sees the lazy names' real types; at run time they load on first use
+    from . import bounds, db, engine, puzzle, solver, stats, web  # noqa: F401
+    from .db.build import build  # noqa: F401
+    from .db.lookup import lookup, lookup_many, stored_builds, stored_levels  # noqa: F401
+    from .db.verify import verify  # noqa: F401
+    from .puzzle import format_state, parse_state, random_states, wrapslide  # noqa: F401
+    from .solver.solve import solve, solve_many  # noqa: F401
+
+    __version__: str
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
-    if name in ("puzzle", "engine", "db", "solver", "bounds", "stats", "web"):   # wsdb.stats.levels(...) after import wsdb
+    if name in (
+        "puzzle",
+        "engine",
+        "db",
+        "solver",
+        "bounds",
+        "stats",
+        "web",
+    ):  # wsdb.stats.levels(...) after import wsdb
         return import_module(f"wsdb.{name}")
     if name == "__version__":
         from .version import current
+
         return current()
     raise AttributeError(f"module 'wsdb' has no attribute {name!r}")
 
 
-__all__ = ["build", "lookup", "lookup_many", "stored_builds", "stored_levels", "solve", "solve_many",
-           "verify", "parse_state", "format_state", "random_states", "wrapslide", "WsdbError", "InputError",
-           "StateError", "NotBuiltError", "MissingDatabaseError", "StorageError", "ClusterError", "DamagedError"]
+__all__ = [
+    "build",
+    "lookup",
+    "lookup_many",
+    "stored_builds",
+    "stored_levels",
+    "solve",
+    "solve_many",
+    "verify",
+    "parse_state",
+    "format_state",
+    "random_states",
+    "wrapslide",
+    "WsdbError",
+    "InputError",
+    "StateError",
+    "NotBuiltError",
+    "MissingDatabaseError",
+    "StorageError",
+    "ClusterError",
+    "DamagedError",
+]
 
 
 def __dir__() -> list[str]:

@@ -3,6 +3,7 @@
 Every error the library raises as WsdbError is printed as one line on stderr
 with exit status 2; nothing here talks SQL or touches kernels.
 """
+
 from __future__ import annotations
 
 import functools
@@ -10,14 +11,17 @@ import io
 import json
 import os
 import sys
+from collections.abc import Collection
 
 import click
 
 from .errors import WsdbError, InputError, NotBuiltError, MissingDatabaseError, DamagedError
 from .web import settings as web_settings
 
-DB_HELP = ("The database: a file path, a sqlite:///PATH URL or a postgresql://USER@HOST/NAME URL "
-           "(default: $WSDB_DB, else db/wsdb.sqlite).")
+DB_HELP = (
+    "The database: a file path, a sqlite:///PATH URL or a postgresql://USER@HOST/NAME URL "
+    "(default: $WSDB_DB, else db/wsdb.sqlite)."
+)
 # the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
 # here would load SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
 METHODS = ("auto", "beam", "thesis", "optimal", "meet", "phases")
@@ -30,31 +34,51 @@ def db_option(f):
 def draw_options(count: int, most: int, count_help: str, colours: bool = True):
     """--n, --c, --count and --seed: a reproducible draw of random states
     (`random`, `eval`); --c optional unless ``colours``."""
+
     def wrap(f):
-        f = click.option("--seed", type=click.IntRange(0), default=None,
-                         help="Seed for a reproducible draw (default: a fresh one, printed on stderr).")(f)
-        f = click.option("--count", type=click.IntRange(1, most), default=count, show_default=True,
-                         help=count_help)(f)
-        f = click.option("--c", "c", type=int, required=colours, default=None,
-                         help="Number of colours, 2-4" + ("." if colours else " (Wrapslide).")
-                         )(f)
+        f = click.option(
+            "--seed",
+            type=click.IntRange(0),
+            default=None,
+            help="Seed for a reproducible draw (default: a fresh one, printed on stderr).",
+        )(f)
+        f = click.option("--count", type=click.IntRange(1, most), default=count, show_default=True, help=count_help)(f)
+        f = click.option(
+            "--c",
+            "c",
+            type=int,
+            required=colours,
+            default=None,
+            help="Number of colours, 2-4" + ("." if colours else " (Wrapslide)."),
+        )(f)
         return click.option("--n", "n", type=int, required=True, help="Grid size (even).")(f)
+
     return wrap
 
 
 def effort_options(f):
     """--effort and --time-limit (`solve`, `eval`): the budget in work, so
     that answers do not depend on the machine, and an optional cap in seconds."""
-    f = click.option("--time-limit", type=float, default=None, metavar="S",
-                     help="Optional cap in seconds per state. The budget is --effort; a cap that "
-                          "cuts a search first is said in the answer (it may then differ from run to run).")(f)
-    from .solver.settings import DEFAULT_EFFORT   # constants only: nothing heavy loads
+    f = click.option(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="Optional cap in seconds per state. The budget is --effort; a cap that "
+        "cuts a search first is said in the answer (it may then differ from run to run).",
+    )(f)
+    from .solver.settings import DEFAULT_EFFORT  # constants only: nothing heavy loads
 
-    return click.option("--effort", type=float, default=None, metavar="M",
-                        help=f"Work per state, in millions of nodes (default {DEFAULT_EFFORT / 1e6:g}: 8x8 three "
-                             "and four colours spend it all in about 6 s on an idle 2-core machine). The same "
-                             "state and effort give the same moves "
-                             "on any machine, at any load.")(f)
+    return click.option(
+        "--effort",
+        type=float,
+        default=None,
+        metavar="M",
+        help=f"Work per state, in millions of nodes (default {DEFAULT_EFFORT / 1e6:g}: 8x8 three "
+        "and four colours spend it all in about 6 s on an idle 2-core machine). The same "
+        "state and effort give the same moves "
+        "on any machine, at any load.",
+    )(f)
 
 
 def json_option(f):
@@ -65,6 +89,7 @@ def quiet_option(f):
     """--quiet, and what the library says while it works (wsdb.notices:
     deriving tables, compiling kernels, a long level) on stderr unless
     quiet, so that no wait of over 2 seconds is silent."""
+
     @functools.wraps(f)
     def wrapper(*args, quiet=False, **kwargs):
         from .notices import bars, listening, silence
@@ -76,19 +101,22 @@ def quiet_option(f):
         tty = _stderr_is_terminal()
 
         def echo(text: str) -> None:
-            if tty:   # above any bar being drawn, not through it
+            if tty:  # above any bar being drawn, not through it
                 from tqdm import tqdm
+
                 tqdm.write(f"wsdb: {text}", file=sys.stderr)
             else:
                 click.echo(f"wsdb: {text}", err=True)
 
         with listening(echo), bars(tty):
             return f(*args, quiet=quiet, **kwargs)
-    return click.option("--quiet", "-q", is_flag=True,
-                        help="Say nothing on stderr while working (progress, compiling, deriving).")(wrapper)
+
+    return click.option(
+        "--quiet", "-q", is_flag=True, help="Say nothing on stderr while working (progress, compiling, deriving)."
+    )(wrapper)
 
 
-def _again(drop: set[str] = frozenset()) -> str:
+def _again(drop: Collection[str] = frozenset()) -> str:
     """The command being run, as the user gave it (every option they set,
     ``--db`` and the rest, less those in ``drop``), for a hint to copy."""
     import shlex
@@ -97,8 +125,10 @@ def _again(drop: set[str] = frozenset()) -> str:
     words = ctx.command_path.split()
     for param in ctx.command.params:
         source = ctx.get_parameter_source(param.name)
-        if param.name in drop or source not in (click.core.ParameterSource.COMMANDLINE,
-                                                 click.core.ParameterSource.ENVIRONMENT):
+        if param.name in drop or source not in (
+            click.core.ParameterSource.COMMANDLINE,
+            click.core.ParameterSource.ENVIRONMENT,
+        ):
             continue
         value = ctx.params[param.name]
         if isinstance(param, click.Argument):
@@ -122,13 +152,14 @@ def _stderr_is_terminal() -> bool:
 def _short(message: str, most: int = 80) -> str:
     """An error message with every word longer than ``most`` characters
     cut: a 100 KB argument is not echoed back whole."""
-    return " ".join(w if len(w) <= most else f"{w[:most - 3]}..." for w in str(message).split(" "))
+    return " ".join(w if len(w) <= most else f"{w[: most - 3]}..." for w in str(message).split(" "))
 
 
 def clean_errors(f):
     """Turn WsdbError into one line on stderr and exit status 2; a damaged
     database found while answering (DamagedError) exits 1, as `verify`
     does on damage."""
+
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         try:
@@ -136,6 +167,7 @@ def clean_errors(f):
         except WsdbError as e:
             click.echo(f"wsdb: {_short(e)}", err=True)
             sys.exit(1 if isinstance(e, DamagedError) else 2)
+
     return wrapper
 
 
@@ -203,12 +235,13 @@ _skip_teardown = False
 def entry() -> None:
     """The ``wsdb`` executable and ``python -m wsdb``: run the command line,
     then exit with its status."""
+    code: int | str | None
     try:
         main()
         code = 0
     except SystemExit as e:
         code = e.code
-    try:   # the last of the output: a write that fails here fails the command
+    try:  # the last of the output: a write that fails here fails the command
         sys.stdout.flush()
     except OSError as e:
         if not _output_failed(e):
@@ -227,13 +260,20 @@ def _show_version(ctx, param, value):
     """--version: the version every stored row records (wsdb/version.py)."""
     if value and not ctx.resilient_parsing:
         from .version import current
+
         click.echo(f"wsdb, version {current()}")
         ctx.exit()
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
-              help="Show the version, with the git revision that made it, and exit.")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version, with the git revision that made it, and exit.",
+)
 def main():
     """God-number databases and solvers for the puzzle Wrapslide.
 
@@ -258,12 +298,21 @@ def main():
 def puzzle_options(f):
     """--puzzle and --goal: which puzzle's tree (build, lookup, solve, random,
     stats, apply, verify, export)."""
-    f = click.option("--goal", default=None, metavar="STATE",
-                     help="Other puzzles: the goal the tree grows from, one symbol per cell, rows split "
-                          "by '/' (default: distinct pieces 1..9, A..G in reading order). Fewer "
-                          "symbols make a coloured variant, e.g. 1110/0100/0000/0000.")(f)
-    return click.option("--puzzle", type=click.Choice(PUZZLES), default="wrapslide", show_default=True,
-                        help="Which puzzle (docs/puzzles.md).")(f)
+    f = click.option(
+        "--goal",
+        default=None,
+        metavar="STATE",
+        help="Other puzzles: the goal the tree grows from, one symbol per cell, rows split "
+        "by '/' (default: distinct pieces 1..9, A..G in reading order). Fewer "
+        "symbols make a coloured variant, e.g. 1110/0100/0000/0000.",
+    )(f)
+    return click.option(
+        "--puzzle",
+        type=click.Choice(PUZZLES),
+        default="wrapslide",
+        show_default=True,
+        help="Which puzzle (docs/puzzles.md).",
+    )(f)
 
 
 # the puzzle names, spelled out so that `wsdb --help` loads no puzzle module
@@ -278,9 +327,14 @@ def columns_option(f):
 def state_columns_option(f):
     """--m where the state itself gives the board (lookup, solve, apply):
     taken for the same command lines as build, and checked against STATE."""
-    return click.option("--m", "m", type=int, default=None, metavar="COLS",
-                        help="Sliding puzzle: columns. Read from STATE; when given, every state "
-                             "must have this many.")(f)
+    return click.option(
+        "--m",
+        "m",
+        type=int,
+        default=None,
+        metavar="COLS",
+        help="Sliding puzzle: columns. Read from STATE; when given, every state must have this many.",
+    )(f)
 
 
 def _check_columns(states: list[str], m: int | None) -> None:
@@ -298,61 +352,118 @@ def board_options(f):
     f = puzzle_options(f)
     f = click.option("--c", "c", type=int, default=None, help="Wrapslide: number of colours, 2-4.")(f)
     f = columns_option(f)
-    return click.option("--n", "n", type=int, required=True,
-                        help="Board size (Wrapslide: an even n; 4, 6, 8 are the game's; the sliding "
-                             "puzzle: rows).")(f)
+    return click.option(
+        "--n",
+        "n",
+        type=int,
+        required=True,
+        help="Board size (Wrapslide: an even n; 4, 6, 8 are the game's; the sliding puzzle: rows).",
+    )(f)
 
 
 def dask_options(f):
     """Where the dask engine runs: a scheduler, or a LocalCluster's size."""
-    f = click.option("--worker-memory", default=None, metavar="SIZE",
-                     help="dask without --scheduler: memory limit per worker, e.g. 8GiB (default: shared out).")(f)
-    f = click.option("--workers", type=click.IntRange(1, 256), default=None,
-                     help="dask without --scheduler: worker processes of the LocalCluster (default 2).")(f)
-    return click.option("--scheduler", default=None, metavar="ADDRESS",
-                        help="dask: a running scheduler, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster "
-                             "here).")(f)
+    f = click.option(
+        "--worker-memory",
+        default=None,
+        metavar="SIZE",
+        help="dask without --scheduler: memory limit per worker, e.g. 8GiB (default: shared out).",
+    )(f)
+    f = click.option(
+        "--workers",
+        type=click.IntRange(1, 256),
+        default=None,
+        help="dask without --scheduler: worker processes of the LocalCluster (default 2).",
+    )(f)
+    return click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="dask: a running scheduler, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster here).",
+    )(f)
 
 
 def check_dask_options(engine: str, named: dict) -> None:
     """One line where a dask option comes without ``--engine dask``, or
     --workers with --scheduler."""
     if engine == "local" and any(v is not None for v in named.values()):
-        raise InputError(f"{next(k for k, v in named.items() if v is not None)} is for the dask engine: "
-                        "add --engine dask")
+        raise InputError(
+            f"{next(k for k, v in named.items() if v is not None)} is for the dask engine: add --engine dask"
+        )
     if named.get("--scheduler") and named.get("--workers"):
         raise InputError("--workers sizes a LocalCluster: a --scheduler has its own workers")
 
 
 def root_option(f):
-    return click.option("--root", type=click.Choice(["all", "single"]), default="all", show_default=True,
-                        help="Wrapslide: grow from all solved states (true distances) or from the thesis' "
-                             "single root (reproduces its Table 3.4 for three colours).")(f)
+    return click.option(
+        "--root",
+        type=click.Choice(["all", "single"]),
+        default="all",
+        show_default=True,
+        help="Wrapslide: grow from all solved states (true distances) or from the thesis' "
+        "single root (reproduces its Table 3.4 for three colours).",
+    )(f)
 
 
 @main.command()
 @board_options
-@click.option("--max-depth", type=int, default=None, metavar="D",
-              help="Stop after depth D. Default: to the end for 4x4 and 6x6 two colours; "
-                   "8 for 6x6 three and four colours; 7, 6, 7 for 8x8 two, three, four colours; "
-                   "other puzzles to the end (those of over 100 M arrangements need D).")
+@click.option(
+    "--max-depth",
+    type=int,
+    default=None,
+    metavar="D",
+    help="Stop after depth D. Default: to the end for 4x4 and 6x6 two colours; "
+    "8 for 6x6 three and four colours; 7, 6, 7 for 8x8 two, three, four colours; "
+    "other puzzles to the end (those of over 100 M arrangements need D).",
+)
 @root_option
 @click.option("--force", is_flag=True, help="Rebuild even if a finished build is stored.")
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="local: this process, classes stored as rows. dask: Dask distributed, classes stored "
-                   "as Parquet levels in --levels (docs/scale.md).")
-@click.option("--levels", "levels", default=None, metavar="URL",
-              help="dask: the folder or fsspec URL for the Parquet levels (default: beside the database, "
-                   "DB.levels/NxN-cC-ROOT).")
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: this process, classes stored as rows. dask: Dask distributed, classes stored "
+    "as Parquet levels in --levels (docs/scale.md).",
+)
+@click.option(
+    "--levels",
+    "levels",
+    default=None,
+    metavar="URL",
+    help="dask: the folder or fsspec URL for the Parquet levels (default: beside the database, DB.levels/NxN-cC-ROOT).",
+)
 @dask_options
-@click.option("--partitions", type=int, default=None, hidden=True,
-              help="dask: split every level this many ways (a power of two; default: from its size).")
+@click.option(
+    "--partitions",
+    type=int,
+    default=None,
+    hidden=True,
+    help="dask: split every level this many ways (a power of two; default: from its size).",
+)
 @quiet_option
 @db_option
 @json_option
 @clean_errors
-def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, scheduler, workers, worker_memory,
-          partitions, quiet, db, as_json):
+def build(
+    n,
+    m,
+    c,
+    puzzle,
+    goal,
+    max_depth,
+    root,
+    force,
+    engine,
+    levels,
+    scheduler,
+    workers,
+    worker_memory,
+    partitions,
+    quiet,
+    db,
+    as_json,
+):
     """Breadth-first search over symmetry classes from the solved states,
     storing one row per class (representative, depth, parent, orbit size).
 
@@ -382,46 +493,71 @@ def build(n, m, c, puzzle, goal, max_depth, root, force, engine, levels, schedul
         if not quiet:
             click.echo(f"wsdb: building {label} in {resolve(db).label}", err=True)
 
-    check_dask_options(engine, {"--levels": levels, "--scheduler": scheduler, "--workers": workers,
-                                "--worker-memory": worker_memory, "--partitions": partitions})
+    check_dask_options(
+        engine,
+        {
+            "--levels": levels,
+            "--scheduler": scheduler,
+            "--workers": workers,
+            "--worker-memory": worker_memory,
+            "--partitions": partitions,
+        },
+    )
     if partitions is not None and (partitions < 1 or partitions & (partitions - 1)):
         raise InputError(f"--partitions {partitions}: expected a power of two")
     try:
         if engine == "dask":
             from .db.build import build_distributed, default_levels
 
-            tree, row = build_distributed(p, levels or default_levels(db, p, root), db=db, max_depth=max_depth,
-                                          root=root, force=force, scheduler=scheduler, workers=workers,
-                                          memory=worker_memory, partitions=partitions,
-                                          progress=_level_lines(quiet), starting=starting)
+            tree, row = build_distributed(
+                p,
+                levels or default_levels(db, p, root),
+                db=db,
+                max_depth=max_depth,
+                root=root,
+                force=force,
+                scheduler=scheduler,
+                workers=workers,
+                memory=worker_memory,
+                partitions=partitions,
+                progress=_level_lines(quiet),
+                starting=starting,
+            )
         else:
-            tree, row = build_board(p, db=db, max_depth=max_depth, root=root, force=force,
-                                    progress=_level_lines(quiet), starting=starting)
+            tree, row = build_board(
+                p, db=db, max_depth=max_depth, root=root, force=force, progress=_level_lines(quiet), starting=starting
+            )
     except KeyboardInterrupt:
-        click.echo(f"wsdb: build interrupted; every finished level is stored: run `{_again(drop={'force'})}` "
-                   "to resume", err=True)
+        click.echo(
+            f"wsdb: build interrupted; every finished level is stored: run `{_again(drop={'force'})}` to resume",
+            err=True,
+        )
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(row))
     elif tree is None:
-        click.echo(f"{label} already built on {row['built_at']}: "
-                   f"{row['classes']:,} classes, height {row['height']}. Use --force to rebuild.")
+        click.echo(
+            f"{label} already built on {row['built_at']}: "
+            f"{row['classes']:,} classes, height {row['height']}. Use --force to rebuild."
+        )
     else:
-        whole = (f"God number {row['god_number']}" if row["complete"]
-                 else f"depths 0-{row['height']} (partial)")
+        whole = f"God number {row['god_number']}" if row["complete"] else f"depths 0-{row['height']} (partial)"
         if row["complete"] and p.subgame:
             whole = f"largest distance from the goal {row['god_number']} (a subgame of {row['c']} labels)"
-        click.echo(f"{what}: {row['classes']:,} classes, {row['states']:,} states, {whole}; "
-                   f"{row['seconds']:.2f} s")
+        click.echo(f"{what}: {row['classes']:,} classes, {row['states']:,} states, {whole}; {row['seconds']:.2f} s")
 
 
 def _level_lines(quiet: bool):
     """The progress callback of a breadth-first search: one line per level
     on stderr (depth, classes, states, elapsed), or nothing when quiet."""
+
     def progress(level, seconds):
         if not quiet:
-            click.echo(f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states"
-                       f"  {seconds:8.2f} s", err=True)
+            click.echo(
+                f"depth {level.depth:3d}  {level.classes:>13,} classes  {level.states:>22,} states  {seconds:8.2f} s",
+                err=True,
+            )
+
     return progress
 
 
@@ -459,31 +595,40 @@ def import_(levels, force, quiet, db, as_json):
     try:
         tree, row = import_levels(levels, db=db, force=force, progress=_level_lines(quiet), starting=starting)
     except KeyboardInterrupt:
-        click.echo("wsdb: import interrupted; every finished depth is stored: run it again to finish",
-                   err=True)
+        click.echo("wsdb: import interrupted; every finished depth is stored: run it again to finish", err=True)
         sys.exit(130)
     if as_json:
         click.echo(json.dumps(dict(row, import_seconds=round(tree.seconds, 3))))
         return
     what = f"God number {row['god_number']}" if row["complete"] else f"depths 0-{row['height']} (partial)"
-    click.echo(f"imported {row['classes']:,} classes, {row['states']:,} states, {what}; "
-               f"{tree.seconds:.2f} s")
+    click.echo(f"imported {row['classes']:,} classes, {row['states']:,} states, {what}; {tree.seconds:.2f} s")
 
 
 @main.command()
 @board_options
-@click.option("--diameter", is_flag=True,
-              help="Also the diameter, the largest distance between any two states "
-                   "(all-pairs search; games of up to 50,000 states).")
-@click.option("--method", type=click.Choice(["classes", "ranked"]), default=None,
-              help="classes (the default): levels of symmetry classes, any goal, up to 10 M classes "
-                   "a level. ranked (the sliding puzzle's only one, and a merged grid's of two colours): "
-                   "distinct pieces or two colours, two bits a state (Rubik's Slide 4x4 hard: 1.6 GB "
-                   "and a minute; docs/puzzles.md).")
-@click.option("--merge", metavar="COLOURS", default=None,
-              help="Wrapslide: count the coarser grid where these colours are one (digits, e.g. 12: "
-                   "6x6 three colours becomes 18 cells against 18), the first phase of a phase "
-                   "bound (docs/frontier.md).")
+@click.option(
+    "--diameter",
+    is_flag=True,
+    help="Also the diameter, the largest distance between any two states "
+    "(all-pairs search; games of up to 50,000 states).",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["classes", "ranked"]),
+    default=None,
+    help="classes (the default): levels of symmetry classes, any goal, up to 10 M classes "
+    "a level. ranked (the sliding puzzle's only one, and a merged grid's of two colours): "
+    "distinct pieces or two colours, two bits a state (Rubik's Slide 4x4 hard: 1.6 GB "
+    "and a minute; docs/puzzles.md).",
+)
+@click.option(
+    "--merge",
+    metavar="COLOURS",
+    default=None,
+    help="Wrapslide: count the coarser grid where these colours are one (digits, e.g. 12: "
+    "6x6 three colours becomes 18 cells against 18), the first phase of a phase "
+    "bound (docs/frontier.md).",
+)
 @quiet_option
 @json_option
 @clean_errors
@@ -511,31 +656,35 @@ def census(puzzle, n, m, c, goal, diameter, method, merge, quiet, as_json):
 
     p = _board(puzzle, n, m, c, goal)
     if merge is not None:
-        if not p.roots:   # a grid of colours grown from its solved states, not another puzzle's goal
+        if not p.roots:  # a grid of colours grown from its solved states, not another puzzle's goal
             raise InputError("--merge is for Wrapslide: it merges colours of a --c grid")
         p = merged(p, merge)
         if p.c == 2 and method is None:
-            method = "ranked"   # the class census would grow the same levels a class at a time
+            method = "ranked"  # the class census would grow the same levels a class at a time
     if p.ranked_only:
         if method == "classes":
             raise InputError(f"the {p.name} puzzle's moves depend on the state: expected --method ranked")
         if diameter:
-            raise InputError(f"--diameter is for the permutation puzzles: the {p.name} puzzle's God's number "
-                            "is its largest distance from the goal, which the census prints")
+            raise InputError(
+                f"--diameter is for the permutation puzzles: the {p.name} puzzle's God's number "
+                "is its largest distance from the goal, which the census prints"
+            )
         method = "ranked"
 
     if method == "ranked":
         result = ranked_census(p, progress=_level_lines(quiet))
         if diameter:
-            result.diameter = result.height   # distinct pieces: the graph looks alike from every state
+            result.diameter = result.height  # distinct pieces: the graph looks alike from every state
     else:
         result = run_census(p, all_pairs=diameter, progress=_level_lines(quiet))
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
-    click.echo(f"{p.label}: {result.total:,} states, largest distance from the goal {result.height}"
-               + (f", diameter {result.diameter}" if result.diameter is not None else "")
-               + f"; {result.seconds:.2f} s")
+    click.echo(
+        f"{p.label}: {result.total:,} states, largest distance from the goal {result.height}"
+        + (f", diameter {result.diameter}" if result.diameter is not None else "")
+        + f"; {result.seconds:.2f} s"
+    )
     for d, states in enumerate(result.states):
         click.echo(f"{d:4d} {states:>14,}")
     if result.farthest:
@@ -550,9 +699,10 @@ def _read_states(state: str) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"stdin is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): "
-                        "expected one state per line") from None
-    lines = [ln.strip() for ln in io.StringIO(text, newline=None)]   # the line ends text-mode stdin knows
+        raise InputError(
+            f"stdin is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}): expected one state per line"
+        ) from None
+    lines = [ln.strip() for ln in io.StringIO(text, newline=None)]  # the line ends text-mode stdin knows
     return [ln for ln in lines if ln and not ln.startswith("#")]
 
 
@@ -594,28 +744,34 @@ def lookup(state, puzzle, goal, m, db, as_json):
             seq = " ".join(ans.moves) if ans.moves else "(solved)"
             lines.append(f"{ans.state}: {ans.distance} moves: {seq}")
     if lines:
-        click.echo("\n".join(lines))   # one write: a batch of 20,000 answers in 0.02 s, not 0.25
+        click.echo("\n".join(lines))  # one write: a batch of 20,000 answers in 0.02 s, not 0.25
     if beyond and not as_json:
-        click.echo("wsdb: beyond the tree, `wsdb solve STATE` gives a short sequence and a proven lower bound",
-                   err=True)
+        click.echo(
+            "wsdb: beyond the tree, `wsdb solve STATE` gives a short sequence and a proven lower bound", err=True
+        )
 
 
 @main.command()
 @click.argument("state")
-@click.option("--method", type=click.Choice(METHODS), default="auto",
-              show_default=True,
-              help="auto: the stored optimal answer when the state's class is in the database, else "
-                   "meet, then beam (8x8 three and four colours: phases; 6x6 three colours: then a "
-                   "short optimal search below the beam's length, which shortens or proves it). meet: search forward "
-                   "until the partial tree is met (exact, and on 8x8 two colours a proven bound "
-                   "of 14 when not met). phases: gather one colour, then two, then all, each in "
-                   "its coarser grid with its own tree (needs those trees built). beam: wsdb's "
-                   "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
-                   "optimal: IDA*, handing over to a partial tree where there is one; proves "
-                   "optimality (6x6 three colours in seconds to a minute; four colours rarely finish).")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="auto: the stored optimal answer when the state's class is in the database, else "
+    "meet, then beam (8x8 three and four colours: phases; 6x6 three colours: then a "
+    "short optimal search below the beam's length, which shortens or proves it). meet: search forward "
+    "until the partial tree is met (exact, and on 8x8 two colours a proven bound "
+    "of 14 when not met). phases: gather one colour, then two, then all, each in "
+    "its coarser grid with its own tree (needs those trees built). beam: wsdb's "
+    "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
+    "optimal: IDA*, handing over to a partial tree where there is one; proves "
+    "optimality (6x6 three colours in seconds to a minute; four colours rarely finish).",
+)
 @effort_options
-@click.option("--length-only", is_flag=True,
-              help="Report the length without the moves (skips rebuilding the stored tail).")
+@click.option(
+    "--length-only", is_flag=True, help="Report the length without the moves (skips rebuilding the stored tail)."
+)
 @puzzle_options
 @state_columns_option
 @quiet_option
@@ -644,28 +800,45 @@ def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet
 
     states = _read_states(state)
     _check_columns(states, m)
-    solutions = iter_solve(states, db=db, method=method, time_limit=time_limit, length_only=length_only,
-                           puzzle=puzzle, goal=goal, effort=effort)   # checks everything before anything runs
+    solutions = iter_solve(
+        states,
+        db=db,
+        method=method,
+        time_limit=time_limit,
+        length_only=length_only,
+        puzzle=puzzle,
+        goal=goal,
+        effort=effort,
+    )  # checks everything before anything runs
     for sol in solutions:
         if as_json:
             click.echo(json.dumps(sol.to_dict()))
             continue
         proof = "optimal (proven)" if sol.optimal else f"lower bound {sol.lower_bound}"
         seq = "(length only)" if sol.moves is None else (" ".join(sol.moves) or "(solved)")
-        click.echo(f"{sol.state}: {sol.length} moves, {proof}; {sol.method}, {sol.seconds:.2f} s, "
-                   f"{sol.effort:g} M nodes")
+        click.echo(
+            f"{sol.state}: {sol.length} moves, {proof}; {sol.method}, {sol.seconds:.2f} s, {sol.effort:g} M nodes"
+        )
         click.echo(f"  {seq}")
         if sol.timed_out and not sol.capped:
-            click.echo("  effort spent: this is the best verified sequence found with it (more --effort may "
-                       "find a shorter one)", err=True)
+            click.echo(
+                "  effort spent: this is the best verified sequence found with it (more --effort may "
+                "find a shorter one)",
+                err=True,
+            )
         if sol.note:
             click.echo(f"  note: {sol.note}", err=True)
 
 
 @main.command("eval")
 @draw_options(100, 1_000_000, "How many random states (those of `wsdb random` with the same --count and --seed).")
-@click.option("--method", type=click.Choice(METHODS), default="auto",
-              show_default=True, help="The solver method to measure (see `wsdb solve --help`).")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="auto",
+    show_default=True,
+    help="The solver method to measure (see `wsdb solve --help`).",
+)
 @effort_options
 @quiet_option
 @db_option
@@ -691,10 +864,17 @@ def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
 
     check_grid(n, c)
     seed = _seed_or_fresh(seed)
-    evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort)   # checks, then loads the tables
+    evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort)  # checks, then loads the tables
     lengths = []
-    with click.progressbar(length=count, label=f"{n}x{n} c{c} {method}", file=sys.stderr, hidden=quiet,
-                           show_pos=True, item_show_func=lambda x: x) as bar:
+    with click.progressbar(
+        length=count,
+        label=f"{n}x{n} c{c} {method}",
+        file=sys.stderr,
+        hidden=quiet,
+        show_pos=True,
+        item_show_func=lambda x: x,
+    ) as bar:
+
         def solved(sol):
             lengths.append(sol.length)
             bar.update(1, f"mean {sum(lengths) / len(lengths):.2f} moves")
@@ -702,16 +882,31 @@ def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
         try:
             run = evaluation.run(on_solved=solved)
         except KeyboardInterrupt:
-            click.echo(f"\nwsdb: interrupted; {len(lengths)} of {count} states stored (run status "
-                       "'interrupted')", err=True)
+            click.echo(
+                f"\nwsdb: interrupted; {len(lengths)} of {count} states stored (run status 'interrupted')", err=True
+            )
             sys.exit(130)
     if as_json:
-        click.echo(json.dumps({"run_id": run.run_id, "stored": run.stored, "count": run.count,
-                               "status": run.status, "seed": seed, "n": n, "c": c, "method": method,
-                               "mean_length": sum(lengths) / len(lengths)}))
+        click.echo(
+            json.dumps(
+                {
+                    "run_id": run.run_id,
+                    "stored": run.stored,
+                    "count": run.count,
+                    "status": run.status,
+                    "seed": seed,
+                    "n": n,
+                    "c": c,
+                    "method": method,
+                    "mean_length": sum(lengths) / len(lengths),
+                }
+            )
+        )
     else:
-        click.echo(f"run {run.run_id}: {run.stored} states of {n}x{n} {c} colours by {method}, "
-                   f"mean length {sum(lengths) / len(lengths):.2f}; see `wsdb stats --solves`")
+        click.echo(
+            f"run {run.run_id}: {run.stored} states of {n}x{n} {c} colours by {method}, "
+            f"mean length {sum(lengths) / len(lengths):.2f}; see `wsdb stats --solves`"
+        )
 
 
 @main.command()
@@ -796,12 +991,26 @@ def _board(puzzle: str, n: int, m: int | None, c: int | None, goal: str | None):
 
 def grid_options(required: bool):
     """--n, --c and --root, shared by the commands that read one build."""
+
     def wrap(f):
         f = root_option(f)
-        f = click.option("--c", "c", type=int, required=required, default=None,
-                         help="Number of colours, 2-4." + ("" if required else " With --n: one build only."))(f)
-        return click.option("--n", "n", type=int, required=required, default=None,
-                            help="Grid size (even)." + ("" if required else " With --c: one build only."))(f)
+        f = click.option(
+            "--c",
+            "c",
+            type=int,
+            required=required,
+            default=None,
+            help="Number of colours, 2-4." + ("" if required else " With --n: one build only."),
+        )(f)
+        return click.option(
+            "--n",
+            "n",
+            type=int,
+            required=required,
+            default=None,
+            help="Grid size (even)." + ("" if required else " With --c: one build only."),
+        )(f)
+
     return wrap
 
 
@@ -830,7 +1039,7 @@ def info(n, c, root, db, as_json):
         from .stats import build_records
 
         rows = build_records(db)
-        if as_json:   # one object per line, as every --json
+        if as_json:  # one object per line, as every --json
             for r in rows:
                 click.echo(json.dumps(r))
             return
@@ -841,16 +1050,21 @@ def info(n, c, root, db, as_json):
             if r["status"] != "done":
                 god = f"UNFINISHED at depth {r['height']}"
             size = "size on disk unknown" if r["db_bytes"] is None else f"{_size(r['db_bytes'])} on disk"
-            if r["parquet_levels"]:   # a dask build: its classes are files, not rows
+            if r["parquet_levels"]:  # a dask build: its classes are files, not rows
                 at = f"Parquet levels at {r['parquet_levels']}"
-                size = f"{at} (missing or unreachable)" if r["parquet_bytes"] is None else \
-                    f"{_size(r['parquet_bytes'])} of {at}"
+                size = (
+                    f"{at} (missing or unreachable)"
+                    if r["parquet_bytes"] is None
+                    else f"{_size(r['parquet_bytes'])} of {at}"
+                )
             cache = f" (+ {_size(r['cache_bytes'])} of cached tables)" if r["cache_bytes"] else ""
             what = describe(TreeKey.from_row(r))[0]
             what += f" ({r['root']} roots)" if _stored(r).roots else ""
-            click.echo(f"{what}: {r['classes']:,} classes, "
-                       f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
-                       f"in {r['seconds']:.1f} s")
+            click.echo(
+                f"{what}: {r['classes']:,} classes, "
+                f"{r['states']:,} states, {god}; {size}{cache}; built {r['built_at']} "
+                f"in {r['seconds']:.1f} s"
+            )
         return
     if n is None or c is None:
         raise InputError("give both --n and --c, or neither (every build)")
@@ -874,20 +1088,37 @@ STATS_TABLES = ("summary", "levels", "orbits", "antipodes")
 @main.command()
 @grid_options(required=False)
 @puzzle_options
-@click.option("--antipodes", "first", type=click.IntRange(0, 1000), default=3, show_default=True,
-              help="How many antipodes (classes at the God number) to draw.")
-@click.option("--table", type=click.Choice(STATS_TABLES), default=None,
-              help="With --json or --csv: just this table, one row per line "
-                   "(--csv prints levels unless told otherwise).")
+@click.option(
+    "--antipodes",
+    "first",
+    type=click.IntRange(0, 1000),
+    default=3,
+    show_default=True,
+    help="How many antipodes (classes at the God number) to draw.",
+)
+@click.option(
+    "--table",
+    type=click.Choice(STATS_TABLES),
+    default=None,
+    help="With --json or --csv: just this table, one row per line (--csv prints levels unless told otherwise).",
+)
 @click.option("--csv", "as_csv", is_flag=True, help="Print a table as CSV (see --table).")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
-              help="Also draw FILE.png (states per depth, log scale, God number marked) and "
-                   "FILE-symmetry.png (the symmetry profile); with --solves, the runs' lengths and times. "
-                   "PNG, SVG or PDF by the name's suffix (FILE.svg, FILE.pdf).")
-@click.option("--solves", is_flag=True,
-              help="Solver runs stored by `wsdb eval` instead of builds: per run and method the mean "
-                   "and max length, gaps to the exact distance and to the lower bound, share proven "
-                   "optimal, median and max seconds, beside the thesis' means.")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE.png",
+    help="Also draw FILE.png (states per depth, log scale, God number marked) and "
+    "FILE-symmetry.png (the symmetry profile); with --solves, the runs' lengths and times. "
+    "PNG, SVG or PDF by the name's suffix (FILE.svg, FILE.pdf).",
+)
+@click.option(
+    "--solves",
+    is_flag=True,
+    help="Solver runs stored by `wsdb eval` instead of builds: per run and method the mean "
+    "and max length, gaps to the exact distance and to the lower bound, share proven "
+    "optimal, median and max seconds, beside the thesis' means.",
+)
 @quiet_option
 @db_option
 @json_option
@@ -929,7 +1160,9 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
 
         out = Path(plot)
         out = save_figure(plot_levels(db, n, c, root, puzzle, goal), out)
-        sym = save_figure(plot_symmetry(db, n, c, root, puzzle, goal), out.with_name(f"{out.stem}-symmetry{out.suffix}"))
+        sym = save_figure(
+            plot_symmetry(db, n, c, root, puzzle, goal), out.with_name(f"{out.stem}-symmetry{out.suffix}")
+        )
         click.echo(f"wsdb: drew {out} and {sym}", err=True)
     if as_csv or (as_json and table):
         df = _stats_table(figures, table or "levels", db, n, c, root, first, given, goal)
@@ -966,18 +1199,24 @@ def _solve_stats(db, plot, as_csv, as_json) -> None:
         for row in df.to_dict("records"):
             click.echo(json.dumps(figures.plain(row)))
         return
-    click.echo(f"{'run':>4} {'grid':6} {'method':8} {'effort':>6} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
-               f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s")
+    click.echo(
+        f"{'run':>4} {'grid':6} {'method':8} {'effort':>6} {'states':>6} {'mean len':>8} {'max':>4} {'mean lb':>7} "
+        f"{'gap exact':>11} {'gap lb':>6} {'optimal':>7} {'median s':>8} {'max s':>7}  thesis len / s"
+    )
     for r in df.itertuples():
         if not r.states:
-            click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {0:>6}  (no states stored)")
+            click.echo(
+                f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {0:>6}  (no states stored)"
+            )
             continue
         gap = "-" if r.known_exact == 0 else f"{r.mean_gap_exact:.2f}/{r.known_exact}"
         thesis = "" if _missing(r.thesis_mean_length) else f"{r.thesis_mean_length} / {r.thesis_mean_seconds}"
-        click.echo(f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {r.states:>6} {r.mean_length:>8.2f} "
-                   f"{r.max_length:>4} {r.mean_lower_bound:>7.2f} {gap:>11} {r.mean_gap_bound:>6.2f} "
-                   f"{r.share_optimal:>7.0%} {r.median_seconds:>8.2f} {r.max_seconds:>7.2f}  {thesis}"
-                   + ("" if r.status == "done" else f"  ({r.status})"))
+        click.echo(
+            f"{r.run_id:>4} {r.n}x{r.n}c{r.c} {r.method:8} {solves.effort_label(r.effort):>6} {r.states:>6} {r.mean_length:>8.2f} "
+            f"{r.max_length:>4} {r.mean_lower_bound:>7.2f} {gap:>11} {r.mean_gap_bound:>6.2f} "
+            f"{r.share_optimal:>7.0%} {r.median_seconds:>8.2f} {r.max_seconds:>7.2f}  {thesis}"
+            + ("" if r.status == "done" else f"  ({r.status})")
+        )
 
 
 def _missing(x) -> bool:
@@ -1022,67 +1261,103 @@ def _print_report(r: dict) -> None:
 
     what, command = describe(TreeKey.from_row(r))
     p = _stored(r)
-    other = not p.every_arrangement   # another puzzle's moves may reach only some arrangements
+    other = not p.every_arrangement  # another puzzle's moves may reach only some arrangements
     head = f"{what} ({r['root']} roots): " if p.roots else f"{what}: "
     if r["status"] != "done":
-        click.echo(head + f"UNFINISHED, levels 0-{r['height']} stored so far (interrupted, or still running); "
-                   f"`{command}` resumes it")
+        click.echo(
+            head + f"UNFINISHED, levels 0-{r['height']} stored so far (interrupted, or still running); "
+            f"`{command}` resumes it"
+        )
     elif r["complete"] and p.subgame:
-        click.echo(head + f"complete, largest distance from the goal {r['god_number']} (a subgame: "
-                   "the diameter may be larger, `wsdb census --diameter`)")
+        click.echo(
+            head + f"complete, largest distance from the goal {r['god_number']} (a subgame: "
+            "the diameter may be larger, `wsdb census --diameter`)"
+        )
     elif r["complete"]:
         click.echo(head + f"complete, God number {r['god_number']}")
-    elif r["god_number"] is not None:   # stopped at its depth limit holding every state
-        click.echo(head + f"partial, depths 0-{r['height']} stored, holding every state: God number "
-                   f"{r['god_number']}")
+    elif r["god_number"] is not None:  # stopped at its depth limit holding every state
+        click.echo(head + f"partial, depths 0-{r['height']} stored, holding every state: God number {r['god_number']}")
     elif r["more_than"] is not None:
-        click.echo(head + f"partial, depths 0-{r['height']} stored; states lie past them, so the God number is "
-                   f"more than {r['more_than']}")
+        click.echo(
+            head + f"partial, depths 0-{r['height']} stored; states lie past them, so the God number is "
+            f"more than {r['more_than']}"
+        )
     else:
         click.echo(head + f"partial, depths 0-{r['height']} stored; the God number is at least {r['at_least']}")
     share = "all of them" if r["complete"] else f"{100 * r['coverage']:.3g}% of all {r['all_states']:,}"
     if other:
-        share = (f"{'all reachable: ' if r['complete'] else ''}{100 * r['coverage']:.3g}% of the "
-                 f"{r['all_states']:,} arrangements")
-    click.echo(f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
-               f"in {r['seconds']:.1f} s by wsdb {r['version']}"
-               + (f", depth limit {r['max_depth']}" if r["max_depth"] is not None else ""))
+        share = (
+            f"{'all reachable: ' if r['complete'] else ''}{100 * r['coverage']:.3g}% of the "
+            f"{r['all_states']:,} arrangements"
+        )
+    click.echo(
+        f"  {r['classes']:,} classes, {r['states']:,} states ({share}); built {r['built_at']} "
+        f"in {r['seconds']:.1f} s by wsdb {r['version']}"
+        + (f", depth limit {r['max_depth']}" if r["max_depth"] is not None else "")
+    )
     lo, hi = r["bounds"]["lower"], r["bounds"]["upper"]
     if lo is not None or hi is not None:
-        click.echo(f"  proven bounds (wsdb bounds): {lo if lo is not None else '?'} <= God number"
-                   + (f" <= {hi}" if hi is not None else ""))
+        click.echo(
+            f"  proven bounds (wsdb bounds): {lo if lo is not None else '?'} <= God number"
+            + (f" <= {hi}" if hi is not None else "")
+        )
     if r["complete"]:
-        click.echo(f"  mean distance {r['mean_distance_states']:.4f} over states, "
-                   f"{r['mean_distance_classes']:.4f} over classes")
+        click.echo(
+            f"  mean distance {r['mean_distance_states']:.4f} over states, "
+            f"{r['mean_distance_classes']:.4f} over classes"
+        )
     # a partial tree's shares are of its stored states: the header says so, not "of all"
     click.echo(f"  {'depth':>5} {'classes':>14} {'states':>26} {'cumulative' if r['complete'] else 'of stored':>11}")
     for lv in r["levels"]:
-        click.echo(f"  {lv['depth']:>5} {lv['classes']:>14,} {lv['states']:>26,} "
-                   f"{100 * lv['cumulative_share']:>10.4f}%")
+        click.echo(
+            f"  {lv['depth']:>5} {lv['classes']:>14,} {lv['states']:>26,} {100 * lv['cumulative_share']:>10.4f}%"
+        )
     if not r["complete"]:
-        click.echo(f"  (shares of the {r['states']:,} stored states, {100 * r['coverage']:.3g}% of all "
-                   f"{r['all_states']:,}; deeper states are not stored)")
+        click.echo(
+            f"  (shares of the {r['states']:,} stored states, {100 * r['coverage']:.3g}% of all "
+            f"{r['all_states']:,}; deeper states are not stored)"
+        )
     if r["complete"]:
-        click.echo(f"  antipodes: {r['antipode_classes']:,} classes, {r['antipode_states']:,} states"
-                   + (f"; the first {len(r['first_antipodes'])}:" if r["first_antipodes"] else ""))
+        click.echo(
+            f"  antipodes: {r['antipode_classes']:,} classes, {r['antipode_states']:,} states"
+            + (f"; the first {len(r['first_antipodes'])}:" if r["first_antipodes"] else "")
+        )
         grids = [g.split("/") for g in r["first_antipodes"]]
         for row in zip(*grids):
             click.echo("    " + "    ".join(row))
     click.echo("  symmetry profile (symmetries fixing a class: classes, states):")
     for o in r["orbit_profile"]:
-        click.echo(f"    {o['symmetries']:>4} {o['classes']:>14,} classes {o['states']:>22,} states "
-                   f"(orbit size {o['orbit_size']})")
+        click.echo(
+            f"    {o['symmetries']:>4} {o['classes']:>14,} classes {o['states']:>22,} states "
+            f"(orbit size {o['orbit_size']})"
+        )
 
 
 @main.command()
-@click.option("--host", default=web_settings.HOST, show_default=True,
-              help="Address to listen on (loopback by default: only this machine can reach it).")
-@click.option("--port", type=click.IntRange(0, 65535), default=web_settings.PORT, show_default=True,
-              help="Port to listen on.")
-@click.option("--max-time-limit", type=click.FloatRange(0, 600, min_open=True), default=web_settings.MAX_TIME_LIMIT,
-              show_default=True, metavar="S", help="Longest search one solve request may ask for, in seconds.")
-@click.option("--max-busy", type=click.IntRange(1, 64), default=web_settings.MAX_BUSY, show_default=True,
-              help="Lookups and solves running at once; more are refused with HTTP 503.")
+@click.option(
+    "--host",
+    default=web_settings.HOST,
+    show_default=True,
+    help="Address to listen on (loopback by default: only this machine can reach it).",
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=web_settings.PORT, show_default=True, help="Port to listen on."
+)
+@click.option(
+    "--max-time-limit",
+    type=click.FloatRange(0, 600, min_open=True),
+    default=web_settings.MAX_TIME_LIMIT,
+    show_default=True,
+    metavar="S",
+    help="Longest search one solve request may ask for, in seconds.",
+)
+@click.option(
+    "--max-busy",
+    type=click.IntRange(1, 64),
+    default=web_settings.MAX_BUSY,
+    show_default=True,
+    help="Lookups and solves running at once; more are refused with HTTP 503.",
+)
 @db_option
 @clean_errors
 def serve(host, port, max_time_limit, max_busy, db):
@@ -1097,16 +1372,18 @@ def serve(host, port, max_time_limit, max_busy, db):
     from .db.location import resolve
     from .web import serve as run
 
-    if max_time_limit != max_time_limit:   # NaN passes click's range check: every comparison with it is false
+    if max_time_limit != max_time_limit:  # NaN passes click's range check: every comparison with it is false
         raise InputError("--max-time-limit nan: expected a number of seconds, more than 0 and at most 600")
     where = resolve(db)
     if where.missing and where.explicit:
-        raise MissingDatabaseError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
-                        "or leave --db out to serve without one")
+        raise MissingDatabaseError(
+            f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
+            "or leave --db out to serve without one"
+        )
     if not where.missing:
         from .db.store import Store
 
-        Store.open(db)   # a file that is not a wsdb database is refused here, in one line, not at start-up
+        Store.open(db)  # a file that is not a wsdb database is refused here, in one line, not at start-up
 
     def ready():
         tables = "no database yet: answers come from the solver alone" if where.missing else where.label
@@ -1115,12 +1392,14 @@ def serve(host, port, max_time_limit, max_busy, db):
             from .solver.solve import first_solve_waits
 
             for n, minutes in first_solve_waits(db).items():
-                click.echo(f"wsdb: the first {n}x{n} solve derives the solver's deeper trees, once, "
-                           f"about {minutes:g} min", err=True)
+                click.echo(
+                    f"wsdb: the first {n}x{n} solve derives the solver's deeper trees, once, about {minutes:g} min",
+                    err=True,
+                )
 
     from .notices import silence
 
-    with silence():   # requests' long steps draw no bars in the server's terminal
+    with silence():  # requests' long steps draw no bars in the server's terminal
         run(host=host, port=port, db=db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=ready)
 
 
@@ -1167,13 +1446,16 @@ def db_current(db, as_json):
     elif now["revision"] is None:
         click.echo(f"{now['database']}: no wsdb schema yet (wsdb {now['head']} makes it on the first build)")
     elif not now["known"]:
-        click.echo(f"{now['database']}: revision {now['revision']}, newer than this wsdb's {now['head']}: "
-                   "upgrade wsdb to read it")
+        click.echo(
+            f"{now['database']}: revision {now['revision']}, newer than this wsdb's {now['head']}: "
+            "upgrade wsdb to read it"
+        )
     elif now["up_to_date"]:
         click.echo(f"{now['database']}: revision {now['revision']} (head)")
     else:
-        click.echo(f"{now['database']}: revision {now['revision']}; `wsdb db upgrade` would apply "
-                   f"{', '.join(now['pending'])}")
+        click.echo(
+            f"{now['database']}: revision {now['revision']}; `wsdb db upgrade` would apply {', '.join(now['pending'])}"
+        )
 
 
 @db_group.command("upgrade")
@@ -1220,20 +1502,26 @@ def bounds(ctx, n, c, db, as_json):
             click.echo(json.dumps(r | {"witness": json.loads(r["witness"])}))
         return
     if not rows:
-        raise NotBuiltError("no bounds stored" + (" for that grid" if n or c else "")
-                        + ": prove some with `wsdb bounds compute --n N --c C` or `wsdb bounds prove STATE`")
+        raise NotBuiltError(
+            "no bounds stored"
+            + (" for that grid" if n or c else "")
+            + ": prove some with `wsdb bounds compute --n N --c C` or `wsdb bounds prove STATE`"
+        )
     for grid, best in _best_bounds(rows).items():
         click.echo(f"{grid}: {best}")
     click.echo("")
     for r in rows:
-        click.echo(f"  {r['n']}x{r['n']} {r['c']} colours  {r['kind']:<5} {r['value']:>3}  {r['method']:<8} "
-                   f"{r['seconds']:9.2f} s  {r['proven_at'][:10]}  wsdb {r['version']}  `{r['command']}`")
+        click.echo(
+            f"  {r['n']}x{r['n']} {r['c']} colours  {r['kind']:<5} {r['value']:>3}  {r['method']:<8} "
+            f"{r['seconds']:9.2f} s  {r['proven_at'][:10]}  wsdb {r['version']}  `{r['command']}`"
+        )
     from .bounds.proof_progress import kept_proofs
 
     under_way = [p for p in kept_proofs(Store.open(db), n, c) if p.bound is not None]
     if under_way:
-        click.echo(f"\n{len(under_way)} proof{'s' * (len(under_way) > 1)} part-way through a bound: "
-                   "`wsdb bounds proofs`")
+        click.echo(
+            f"\n{len(under_way)} proof{'s' * (len(under_way) > 1)} part-way through a bound: `wsdb bounds proofs`"
+        )
     from .bounds.check_progress import kept_checks
 
     part_way = [k for k in kept_checks(Store.open(db), n, c) if k.done < k.slices]
@@ -1266,8 +1554,11 @@ def bounds_proofs(n, c, db, as_json):
             click.echo(json.dumps(p.row()))
         return
     if not proofs:
-        raise NotBuiltError("no proof kept" + (" for that grid" if n or c else "")
-                        + ": `wsdb bounds prove STATE --at-least K` keeps its shares as they finish")
+        raise NotBuiltError(
+            "no proof kept"
+            + (" for that grid" if n or c else "")
+            + ": `wsdb bounds prove STATE --at-least K` keeps its shares as they finish"
+        )
     for p in proofs:
         click.echo(p.text())
 
@@ -1300,8 +1591,11 @@ def bounds_checks(n, c, db, as_json):
             click.echo(json.dumps(k.row()))
         return
     if not kept:
-        raise NotBuiltError("no check kept" + (" for that grid" if n or c else "")
-                        + ": `wsdb bounds compute --merge COLOURS --off K` keeps its slices as they finish")
+        raise NotBuiltError(
+            "no check kept"
+            + (" for that grid" if n or c else "")
+            + ": `wsdb bounds compute --merge COLOURS --off K` keeps its slices as they finish"
+        )
     for k in kept:
         click.echo(k.text())
 
@@ -1314,41 +1608,66 @@ def _best_bounds(rows: list[dict]) -> dict[str, str]:
         if r["kind"] == "lower":
             best["lower"] = max(best.get("lower", 0), r["value"])
         else:
-            best["upper"] = min(best.get("upper", 10 ** 9), r["value"])
+            best["upper"] = min(best.get("upper", 10**9), r["value"])
     text = {}
     for (n, c), b in out.items():
         lo, hi = b.get("lower"), b.get("upper")
-        text[f"{n}x{n} {c} colours"] = (f"God number {lo}" if lo is not None and lo == hi else
-                                        f"{lo if lo is not None else '?'} <= God number"
-                                        + (f" <= {hi}" if hi is not None else ""))
+        text[f"{n}x{n} {c} colours"] = (
+            f"God number {lo}"
+            if lo is not None and lo == hi
+            else f"{lo if lo is not None else '?'} <= God number" + (f" <= {hi}" if hi is not None else "")
+        )
     return text
 
 
 @bounds.command("compute")
 @click.option("--n", "n", type=int, required=True, help="Grid size (even).")
 @click.option("--c", "c", type=int, required=True, help="Number of colours, 2-4.")
-@click.option("--merge", metavar="COLOURS", default=None,
-              help="Also the two-phase bound that solves these colours as one first (digits, e.g. 12): "
-                   "the merged grid's God number by a census, plus the largest exact distance among "
-                   "the states it leaves, less one where no state needs both. 6x6 three colours: about 5 "
-                   "minutes and 2 GB.")
-@click.option("--off", type=click.IntRange(1, 4), default=1, show_default=True, metavar="K",
-              help="With --merge: try to take up to K moves off the sum, checking the merged grid's K deepest "
-                   "levels (docs/frontier.md), each further down bigger: "
-                   "6x6 three colours takes about 6 minutes with K=1, 15 with K=2, up to an hour and a half "
-                   "with K=3 (with --tries 200), and hours with K=4; a check stopped resumes (`wsdb bounds "
-                   "checks`).")
-@click.option("--tries", type=click.IntRange(1, 10_000), default=None, metavar="T",
-              help="With --merge: shortest paths tried from each state checked (and from each detour) before "
-                   "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
-                   "cost time only on the states that need them.")
-@click.option("--solve-left", type=click.IntRange(0, 100_000), default=None, metavar="N",
-              help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
-                   "them one by one (a narrow beam first, `wsdb solve` where its answer is too long); a solution "
-                   "within the bound serves them as a path would (default 64; 0: none).")
-@click.option("--fresh", is_flag=True,
-              help="With --merge: check every slice of every level again instead of resuming from those the "
-                   "database keeps; each must agree with the one kept.")
+@click.option(
+    "--merge",
+    metavar="COLOURS",
+    default=None,
+    help="Also the two-phase bound that solves these colours as one first (digits, e.g. 12): "
+    "the merged grid's God number by a census, plus the largest exact distance among "
+    "the states it leaves, less one where no state needs both. 6x6 three colours: about 5 "
+    "minutes and 2 GB.",
+)
+@click.option(
+    "--off",
+    type=click.IntRange(1, 4),
+    default=1,
+    show_default=True,
+    metavar="K",
+    help="With --merge: try to take up to K moves off the sum, checking the merged grid's K deepest "
+    "levels (docs/frontier.md), each further down bigger: "
+    "6x6 three colours takes about 6 minutes with K=1, 15 with K=2, up to an hour and a half "
+    "with K=3 (with --tries 200), and hours with K=4; a check stopped resumes (`wsdb bounds "
+    "checks`).",
+)
+@click.option(
+    "--tries",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    metavar="T",
+    help="With --merge: shortest paths tried from each state checked (and from each detour) before "
+    "a way to split its merged cells is taken as needing the worst case (default 24). More tries "
+    "cost time only on the states that need them.",
+)
+@click.option(
+    "--solve-left",
+    type=click.IntRange(0, 100_000),
+    default=None,
+    metavar="N",
+    help="With --merge: where every path tried leaves at most N ways to split at the worst case, solve "
+    "them one by one (a narrow beam first, `wsdb solve` where its answer is too long); a solution "
+    "within the bound serves them as a path would (default 64; 0: none).",
+)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="With --merge: check every slice of every level again instead of resuming from those the "
+    "database keeps; each must agree with the one kept.",
+)
 @db_option
 @json_option
 @quiet_option
@@ -1375,10 +1694,17 @@ def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quie
 
     bd.check(n, c)
     if merge is not None:
-        merged(wrapslide(n, c), merge)   # a bad --merge is refused before any work
+        merged(wrapslide(n, c), merge)  # a bad --merge is refused before any work
     elif off != 1 or tries is not None or solve_left is not None or fresh:
-        given = ("--off" if off != 1 else "--tries" if tries is not None else "--solve-left" if solve_left is not None
-                 else "--fresh")
+        given = (
+            "--off"
+            if off != 1
+            else "--tries"
+            if tries is not None
+            else "--solve-left"
+            if solve_left is not None
+            else "--fresh"
+        )
         raise InputError(f"{given} belongs to the bound by merging colours: it needs --merge")
     store = Store.open(db, write=True)
     found, missing = bd.compute(store, n, c)
@@ -1390,37 +1716,62 @@ def bounds_compute(n, c, merge, off, tries, solve_left, fresh, db, as_json, quie
         if as_json:
             click.echo(json.dumps(b.row() | {"witness": b.witness}))
         else:
-            click.echo(f"{n}x{n} {c} colours: {b.kind} bound {b.value} by {bd.argument(b.method, b.witness)} "
-                       f"({b.seconds:.2f} s)")
+            click.echo(
+                f"{n}x{n} {c} colours: {b.kind} bound {b.value} by {bd.argument(b.method, b.witness)} "
+                f"({b.seconds:.2f} s)"
+            )
     for line in missing:
         click.echo(f"wsdb: not proven: {line}", err=True)
 
 
 @bounds.command("prove")
 @click.argument("state")
-@click.option("--effort", type=float, default=None, metavar="M",
-              help="Work for the proof, in millions of nodes (as for `wsdb solve`).")
-@click.option("--method", type=click.Choice(["optimal", "meet"]), default="optimal", show_default=True,
-              help="optimal: IDA* (exact when it finishes). meet: meet in the middle with the stored "
-                   "partial tree (8x8 two colours: a bound past the tree).")
-@click.option("--at-least", "at_least", type=int, default=None, metavar="K",
-              help="Prove only that STATE has no answer shorter than K moves (IDA*, one bound at a time, "
-                   "stopping before K: the iteration that would find its answer costs as much as all "
-                   "before it). 6x6 three and four colours; each bound costs 10-13 times the one before; "
-                   "without --effort it runs until proven.")
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="--at-least only. local: this process. dask: each bound cut into shares searched by "
-                   "Dask workers, which open --db themselves (a shared file or a server; docs/scale.md).")
-@click.option("--fresh", is_flag=True,
-              help="--at-least only. Search every share again instead of resuming from those the database "
-                   "keeps; each must agree with the one kept.")
+@click.option(
+    "--effort",
+    type=float,
+    default=None,
+    metavar="M",
+    help="Work for the proof, in millions of nodes (as for `wsdb solve`).",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["optimal", "meet"]),
+    default="optimal",
+    show_default=True,
+    help="optimal: IDA* (exact when it finishes). meet: meet in the middle with the stored "
+    "partial tree (8x8 two colours: a bound past the tree).",
+)
+@click.option(
+    "--at-least",
+    "at_least",
+    type=int,
+    default=None,
+    metavar="K",
+    help="Prove only that STATE has no answer shorter than K moves (IDA*, one bound at a time, "
+    "stopping before K: the iteration that would find its answer costs as much as all "
+    "before it). 6x6 three and four colours; each bound costs 10-13 times the one before; "
+    "without --effort it runs until proven.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="--at-least only. local: this process. dask: each bound cut into shares searched by "
+    "Dask workers, which open --db themselves (a shared file or a server; docs/scale.md).",
+)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="--at-least only. Search every share again instead of resuming from those the database "
+    "keeps; each must agree with the one kept.",
+)
 @dask_options
 @db_option
 @json_option
 @quiet_option
 @clean_errors
-def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, workers, worker_memory, db, as_json,
-                 quiet):
+def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, workers, worker_memory, db, as_json, quiet):
     """Prove a lower bound on the God number of STATE's grid from STATE:
     its distance proven by IDA* (`wsdb solve STATE --method optimal`), or
     the lower bound the search proved within the effort. Stored with the
@@ -1450,13 +1801,19 @@ def bounds_prove(state, effort, method, at_least, engine, fresh, scheduler, work
     if as_json:
         click.echo(json.dumps(b.row() | {"witness": b.witness}))
         return
-    how = ("its distance, proven optimal" if b.witness["optimal"] else
-           f"no answer of fewer moves{'; the effort ran out' if b.value < (at_least or 0) else ''}"
-           if at_least is not None else "a proven lower bound on its distance")
+    how = (
+        "its distance, proven optimal"
+        if b.witness["optimal"]
+        else f"no answer of fewer moves{'; the effort ran out' if b.value < (at_least or 0) else ''}"
+        if at_least is not None
+        else "a proven lower bound on its distance"
+    )
     click.echo(f"{_grid_name(b)}: God number >= {b.value} ({how}) in {b.seconds:.1f} s; again: `{b.command}`")
     if b.witness.get("shares_left"):
-        click.echo(f"{b.witness['shares_left']} shares of bound {b.value} are left to search; the database keeps "
-                   "those searched, and the same command goes on from them")
+        click.echo(
+            f"{b.witness['shares_left']} shares of bound {b.value} are left to search; the database keeps "
+            "those searched, and the same command goes on from them"
+        )
 
 
 def _grid_name(b) -> str:
@@ -1465,9 +1822,14 @@ def _grid_name(b) -> str:
 
 @main.command("random")
 @draw_options(1, 10_000_000, "How many states.", colours=False)
-@click.option("--depth", type=click.IntRange(0), default=None, metavar="D",
-              help="Only states exactly D moves from solved, drawn uniformly from the stored "
-                   "tree's level D (a partial tree's levels serve up to its depth).")
+@click.option(
+    "--depth",
+    type=click.IntRange(0),
+    default=None,
+    metavar="D",
+    help="Only states exactly D moves from solved, drawn uniformly from the stored "
+    "tree's level D (a partial tree's levels serve up to its depth).",
+)
 @columns_option
 @puzzle_options
 @quiet_option
@@ -1504,13 +1866,12 @@ def random_cmd(n, c, count, seed, depth, m, puzzle, goal, quiet, db, as_json):
         sampler = TreeSampler(p, db, depth=depth)
     seed = _seed_or_fresh(seed)
     start = 0
-    for cells in drawn(p, count, seed, sampler):   # in chunks of one stream: the same states whatever the chunking
+    for cells in drawn(p, count, seed, sampler):  # in chunks of one stream: the same states whatever the chunking
         lines = state_texts(p, cells)
         if as_json:
             head = {"n": n, "c": p.c} if p.roots else {"puzzle": puzzle, "n": n, "goal": p.goal}
             head = head if depth is None else {**head, "depth": depth}
-            lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x})
-                     for i, x in enumerate(lines)]
+            lines = [json.dumps({**head, "seed": seed, "index": start + i, "state": x}) for i, x in enumerate(lines)]
         start += len(cells)
         click.echo("\n".join(lines))
 
@@ -1530,8 +1891,13 @@ def _seed_or_fresh(seed: int | None) -> int:
 @grid_options(required=False)
 @columns_option
 @puzzle_options
-@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl", "parquet"]), default=None,
-              help="Default: from FILE's suffix (.csv, .jsonl, .parquet); csv for -.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "jsonl", "parquet"]),
+    default=None,
+    help="Default: from FILE's suffix (.csv, .jsonl, .parquet); csv for -.",
+)
 @quiet_option
 @db_option
 @clean_errors
@@ -1559,7 +1925,7 @@ def export(file, n, c, root, m, puzzle, goal, fmt, quiet, db):
     board = _board(puzzle, n, m, c, goal)
     rows = run_export(n, c, file, fmt, db, root, puzzle=board)
     what = describe(TreeKey.of(board, root if board.roots else None))[0]
-    if file == "-":   # standard output holds the rows: the summary goes to stderr
+    if file == "-":  # standard output holds the rows: the summary goes to stderr
         if not quiet:
             click.echo(f"wsdb: wrote {rows:,} classes of {what}", err=True)
     else:

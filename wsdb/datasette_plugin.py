@@ -9,6 +9,7 @@ wsdb's when it holds a ``builds`` table and an Alembic version row (what
 ``wsdb/db/datasette.json`` (its queries copied from docs/sql.md by
 ``scripts/datasette_queries.py``). Metadata given with ``-m`` still wins.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,12 @@ def get_metadata(datasette, key, database, table):
         return {}
     meta = _metadata()
     tables = {"tables": meta["databases"]["wsdb"]["tables"]}
-    return {"title": meta["title"], "description": meta["description"], "source": meta["source"],
-            "databases": {name: tables for name in names}}
+    return {
+        "title": meta["title"],
+        "description": meta["description"],
+        "source": meta["source"],
+        "databases": {name: tables for name in names},
+    }
 
 
 @hookimpl

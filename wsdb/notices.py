@@ -21,6 +21,7 @@ A small ticker thread, per long step, is what keeps either alive while the
 work itself reports nothing (a table derived in one call): it redraws the
 bar or writes the next line. ``--quiet`` (:func:`silence`) shows neither.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,16 +31,16 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-QUIET_FOR = 2.0     # seconds a step may take before it is announced
-EVERY = 10.0        # seconds between a long step's progress lines
-REDRAW = 1.0        # seconds between redraws of a bar that counts nothing
-UNCOUNTED = "{desc}: {elapsed}"   # a bar before (or without) a count: what, and how long so far
+QUIET_FOR = 2.0  # seconds a step may take before it is announced
+EVERY = 10.0  # seconds between a long step's progress lines
+REDRAW = 1.0  # seconds between redraws of a bar that counts nothing
+UNCOUNTED = "{desc}: {elapsed}"  # a bar before (or without) a count: what, and how long so far
 
 log = logging.getLogger("wsdb")
-log.addHandler(logging.NullHandler())   # a library is silent until its user configures logging
+log.addHandler(logging.NullHandler())  # a library is silent until its user configures logging
 
-_silent = 0             # silence() blocks open: no bars, no lines
-_bars: bool | None = None   # None: bars where a person watches (a notebook, a terminal)
+_silent = 0  # silence() blocks open: no bars, no lines
+_bars: bool | None = None  # None: bars where a person watches (a notebook, a terminal)
 
 
 class _Call(logging.Handler):
@@ -126,7 +127,7 @@ def _drawing() -> bool:
         return True
     try:
         return sys.stderr.isatty() and not listened()
-    except (AttributeError, ValueError):   # no stderr, or a closed one
+    except (AttributeError, ValueError):  # no stderr, or a closed one
         return False
 
 
@@ -136,10 +137,12 @@ def _tqdm():
         try:
             import ipywidgets  # noqa: F401  (tqdm.auto warns and falls back without it)
             from tqdm.auto import tqdm
+
             return tqdm
         except ImportError:
             pass
     from tqdm import tqdm
+
     return tqdm
 
 
@@ -174,7 +177,7 @@ class Step:
 
     def count(self, done: int, total: int, unit: str) -> None:
         took = max(time.perf_counter() - self.started, 1e-9)
-        if done == 0:   # no rate yet (a slow item, such as a whole partition, takes minutes)
+        if done == 0:  # no rate yet (a slow item, such as a whole partition, takes minutes)
             pace = ""
         elif done >= took:
             pace = f" ({done / took:,.0f} a second)"
@@ -182,8 +185,8 @@ class Step:
             pace = f" ({took / done:,.0f} s each)"
         self.status = f"{done:,} of {total:,} {unit}{pace}"
         if self.bar is not None:
-            self.bar.total, self.bar.unit, self.bar.bar_format = total, f" {unit}", None   # tqdm's own bar from now
-            self.bar.update(done - self.bar.n)   # tqdm keeps its delay and its redraw interval
+            self.bar.total, self.bar.unit, self.bar.bar_format = total, f" {unit}", None  # tqdm's own bar from now
+            self.bar.update(done - self.bar.n)  # tqdm keeps its delay and its redraw interval
 
     def line(self) -> str:
         seconds = time.perf_counter() - self.started
@@ -201,17 +204,24 @@ def step(what: str, about: str | None = None) -> Iterator[Step]:
     then kept alive every :data:`EVERY` seconds (a line) or every
     :data:`REDRAW` (a bar), and closed with its time."""
     drawing = _drawing()
-    if not drawing and not listened():   # nobody watches: no bar, no ticker
+    if not drawing and not listened():  # nobody watches: no bar, no ticker
         yield Step(what, about)
         return
     bar = None
     if drawing:
         desc = what + (f" ({about})" if about else "")
-        bar = _tqdm()(desc=desc, total=None, delay=QUIET_FOR, leave=True, file=sys.stderr, dynamic_ncols=True,
-                      bar_format=UNCOUNTED)
+        bar = _tqdm()(
+            desc=desc,
+            total=None,
+            delay=QUIET_FOR,
+            leave=True,
+            file=sys.stderr,
+            dynamic_ncols=True,
+            bar_format=UNCOUNTED,
+        )
     st = Step(what, about, bar)
     done = threading.Event()
-    if QUIET_FOR <= 0 and bar is None:   # announced at once
+    if QUIET_FOR <= 0 and bar is None:  # announced at once
         say(st.line())
 
     def tick() -> None:
@@ -219,7 +229,7 @@ def step(what: str, about: str | None = None) -> Iterator[Step]:
         while not done.wait(wait):
             if bar is not None:
                 st.announced = True
-                bar.update(0)   # redrawn through tqdm's own path: the elapsed time moves even when nothing counts
+                bar.update(0)  # redrawn through tqdm's own path: the elapsed time moves even when nothing counts
                 wait = REDRAW
             else:
                 say(st.line())
@@ -235,7 +245,7 @@ def step(what: str, about: str | None = None) -> Iterator[Step]:
         if bar is not None:
             if st.announced or time.perf_counter() - st.started >= QUIET_FOR:
                 bar.close()
-            else:   # ended within the quiet time: leave no trace
+            else:  # ended within the quiet time: leave no trace
                 bar.leave = False
                 bar.close()
         elif st.announced:

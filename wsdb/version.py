@@ -9,13 +9,14 @@ install -e``) would keep the version of the day it was installed, so there
 setuptools-scm is asked again, once per process, about the revision now
 checked out.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version as installed
 from pathlib import Path
 
-UNKNOWN = "0.0"   # as pyproject.toml's fallback_version: no tag yet
+UNKNOWN = "0.0"  # as pyproject.toml's fallback_version: no tag yet
 
 
 @lru_cache(maxsize=1)
@@ -25,14 +26,14 @@ def current() -> str:
     if (checkout / ".git").exists() and (checkout / "pyproject.toml").is_file():
         try:
             from setuptools_scm import get_version
-        except ImportError:   # a checkout without the dev tools: the installed metadata
+        except ImportError:  # a checkout without the dev tools: the installed metadata
             pass
         else:
             try:
                 return get_version(root=str(checkout), fallback_version=UNKNOWN)
-            except Exception:   # git missing or the checkout unreadable: not worth failing a build over  # noqa: BLE001
+            except Exception:  # git missing or the checkout unreadable: not worth failing a build over  # noqa: BLE001
                 pass
     try:
         return installed("wsdb")
-    except PackageNotFoundError:   # run from a source tree never installed
+    except PackageNotFoundError:  # run from a source tree never installed
         return UNKNOWN

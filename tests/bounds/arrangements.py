@@ -1,5 +1,6 @@
 """4x4 states written from the rules alone, not from wsdb: the bounds'
 tests check wsdb's phases and liftings against them."""
+
 import itertools
 
 import numpy as np

@@ -2,6 +2,7 @@
 (wsdb/bounds/merging.py, `wsdb bounds compute --merge`) on 4x4 grids, whose
 God numbers and distances are known: the bound holds, its phases are exact,
 and every move it takes off holds on every path by brute force."""
+
 import itertools
 import json
 import math
@@ -16,7 +17,6 @@ from wsdb.bounds.merging import by_merging
 from .arrangements import arrangements, quadrant_cells
 
 
-
 def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     before = len(Store.open(db).bound_rows(4, 3))
     res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", "12", "--db", db, "--json")
@@ -26,15 +26,20 @@ def test_the_merging_bound_from_the_command_is_stored_once(db, run):
     assert merged_row["kind"] == "upper" and merged_row["value"] == 14 and merged_row["method"] == "phases"
     stored = Store.open(db).bound_rows(4, 3)
     assert len(stored) == before + len(rows)
-    for bad in ("3", "13x", "123"):   # one colour, not digits, every colour: refused before any work
+    for bad in ("3", "13x", "123"):  # one colour, not digits, every colour: refused before any work
         res = run("bounds", "compute", "--n", 4, "--c", 3, "--merge", bad, "--db", db)
         assert res.exit_code == 2 and "--merge" in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    for bad in (["--off", "2"], ["--merge", "12", "--off", "0"],   # --off without --merge, or out of range
-                ["--tries", "5"], ["--merge", "12", "--tries", "0"],
-                ["--solve-left", "5"], ["--merge", "12", "--solve-left", "-1"]):
+    for bad in (
+        ["--off", "2"],
+        ["--merge", "12", "--off", "0"],  # --off without --merge, or out of range
+        ["--tries", "5"],
+        ["--merge", "12", "--tries", "0"],
+        ["--solve-left", "5"],
+        ["--merge", "12", "--solve-left", "-1"],
+    ):
         res = run("bounds", "compute", "--n", 4, "--c", 3, *bad, "--db", db)
         assert res.exit_code == 2 and bad[-2] in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    res = run("bounds", "compute", "--n", 4, "--c", 3, "--fresh", "--db", db)   # nothing kept to check again
+    res = run("bounds", "compute", "--n", 4, "--c", 3, "--fresh", "--db", db)  # nothing kept to check again
     assert res.exit_code == 2 and "--fresh" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     assert len(Store.open(db).bound_rows(4, 3)) == len(stored)
 
@@ -63,8 +68,9 @@ def merged_goal_states(n, counts, together):
     return np.unique(np.array(out), axis=0)
 
 
-@pytest.mark.parametrize("c, together, counts", [(3, "12", (4, 4, 8)),
-                                                 pytest.param(4, "12", (4, 4, 4, 4), marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "c, together, counts", [(3, "12", (4, 4, 8)), pytest.param(4, "12", (4, 4, 4, 4), marks=pytest.mark.slow)]
+)
 def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, together, counts):
     from tests.bruteforce import levels_from
     from wsdb.puzzle.model import merged
@@ -78,8 +84,7 @@ def test_the_merging_bound_holds_and_its_phases_are_exact(db, thesis, c, togethe
     states = merged_goal_states(4, counts, [int(k) - 1 for k in together])
     assert second["states"] == len(states)
     # the complete 4x4 trees, checked against the thesis' Table 3.4 elsewhere
-    assert second["worst"] == max(a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states],
-                                                                        db=db))
+    assert second["worst"] == max(a.distance for a in wsdb.lookup_many([wsdb.format_state(s) for s in states], db=db))
     # a move off where no state needs both worst cases (the next test)
     assert b.value == first["worst"] + second["worst"] - (b.witness["checks"][0]["unavoidable"] == 0)
 
@@ -89,7 +94,7 @@ def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brut
     from wsdb.puzzle.model import merged
 
     path = tmp_path / "w.sqlite"
-    wsdb.build(4, 2, db=path)    # no three-colour tree: each class is proven optimal
+    wsdb.build(4, 2, db=path)  # no three-colour tree: each class is proven optimal
     b = by_merging(Store.open(path), 4, 3, "12")
     first, second = b.witness["phases"]
     assert second["by"] == "optimal"
@@ -98,8 +103,13 @@ def test_the_merging_bound_proves_its_second_phase_without_a_tree(tmp_path, brut
     assert first["worst"] == len(levels_from(4, merged(wsdb.wrapslide(4, 3), "12").solved)) - 1
 
 
-@pytest.mark.parametrize("sample", [slice(None, None, 480),   # 4 of the 1,664 deepest states; 11 in the slow run
-                                    pytest.param(slice(None, None, 160), marks=pytest.mark.slow, id="dense")])
+@pytest.mark.parametrize(
+    "sample",
+    [
+        slice(None, None, 480),  # 4 of the 1,664 deepest states; 11 in the slow run
+        pytest.param(slice(None, None, 160), marks=pytest.mark.slow, id="dense"),
+    ],
+)
 def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_cases(db, exact_distance, sample):
     from tests.bruteforce import level_states, rule_moves
     from wsdb.puzzle.model import merged
@@ -122,9 +132,13 @@ def test_the_merging_bound_takes_a_move_off_where_no_state_needs_both_worst_case
             s = np.where(x == 0, 1, 2).astype(np.uint8)
             s[list(ones)] = 0
             frontier = {s.tobytes(): s}
-            for d in range(first["worst"], 0, -1):   # along every shortest path of the merged grid
-                frontier = {t.tobytes(): t for f in frontier.values() for t in (f[m] for m in moves)
-                            if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1}
+            for d in range(first["worst"], 0, -1):  # along every shortest path of the merged grid
+                frontier = {
+                    t.tobytes(): t
+                    for f in frontier.values()
+                    for t in (f[m] for m in moves)
+                    if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1
+                }
             assert min(distance(f) for f in frontier.values()) < second["worst"]
 
 
@@ -144,9 +158,11 @@ def test_one_path_each_cannot_avoid_the_worst_case(db):
     assert both["unavoidable"] % math.gcd(*per_goal) == 0
     assert b.value == first["worst"] + second["worst"]
     # detours (a path one or two moves longer from each neighbour) leave fewer
-    assert (by_merging(Store.open(db), 4, 3, "12", tries=1, solve_left=0).witness["checks"][0]["unavoidable"]
-            < both["unavoidable"])
-    assert b.command.endswith("--merge 12 --tries 1 --solve-left 0")   # the stored command reruns the same check
+    assert (
+        by_merging(Store.open(db), 4, 3, "12", tries=1, solve_left=0).witness["checks"][0]["unavoidable"]
+        < both["unavoidable"]
+    )
+    assert b.command.endswith("--merge 12 --tries 1 --solve-left 0")  # the stored command reruns the same check
 
 
 def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
@@ -162,6 +178,7 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
     assert b.command.endswith("--merge 12 --tries 2 --solve-left 1000")
     # more liftings left than it may solve: none solved, no move off
     from wsdb.notices import listening
+
     said = []
     with listening(said.append):
         fewer = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=len(solved) - 1)
@@ -170,7 +187,8 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
     assert [t for t in said if "more than --solve-left" in t] == [
         f"4x4 3-colour: level {both['level']} within {both['at_most']} leaves {len(solved)} ways to split that "
         f"no path serves, more than --solve-left {len(solved) - 1}: checked again a move looser; the same "
-        f"command with --solve-left {len(solved)} solves them instead"]
+        f"command with --solve-left {len(solved)} solves them instead"
+    ]
     coarse = merged(wsdb.wrapslide(4, 3), "12")
     levels = level_states(4, coarse.solved)
     depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}
@@ -182,15 +200,20 @@ def test_the_liftings_no_path_serves_are_listed_and_solved(db, exact_distance):
         assert depth[(cells == 2).astype(np.uint8).tobytes()] == first["worst"]
         frontier = {cells.tobytes(): cells}
         for d in range(first["worst"], 0, -1):
-            frontier = {t.tobytes(): t for f in frontier.values() for t in (f[m] for m in moves)
-                        if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1}
+            frontier = {
+                t.tobytes(): t
+                for f in frontier.values()
+                for t in (f[m] for m in moves)
+                if depth[(t == 2).astype(np.uint8).tobytes()] == d - 1
+            }
         assert max(distance(f) for f in frontier.values()) == second["worst"]
         # ... and a solution within the bound, no shorter than its distance
         assert distance(cells) <= s["length"] == len(s["moves"].split()) <= b.value and s["within"]
 
 
-@pytest.mark.parametrize("need", [(0, 0, 0, 0), (2, 0, 0, 0), (0, 3, 0, 0), (1, 1, 5, 0), (3, 2, 1, 0),
-                                  (4, 1, 2, 1), (9, 9, 9, 9)])
+@pytest.mark.parametrize(
+    "need", [(0, 0, 0, 0), (2, 0, 0, 0), (0, 3, 0, 0), (1, 1, 5, 0), (3, 2, 1, 0), (4, 1, 2, 1), (9, 9, 9, 9)]
+)
 def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db, monkeypatch, need):
     # level G - j passes within A moves of the second phase's goal when A >= W - need[j]; K moves come
     # off when every level j < K passes within W - K + j (the module docstring), and a level that
@@ -205,17 +228,17 @@ def test_the_checks_run_strictest_first_and_take_off_what_every_level_allows(db,
         made.append((G - depth, above))
         given.append(cells)
         fails = above < W - need[G - depth]
-        still[depth] = cells[::2] if fails else cells[:0]   # some states leave liftings
+        still[depth] = cells[::2] if fails else cells[:0]  # some states leave liftings
         return int(fails), np.empty((0, 16), np.uint8), still[depth]
 
     monkeypatch.setattr(merging, "_worst_liftings", level_passes_within)
     b = merging.by_merging(Store.open(db), 4, 3, "12", off=4)
-    taken = max(k for k in range(5) if all(need[j] >= k - j for j in range(k)))   # the definition
+    taken = max(k for k in range(5) if all(need[j] >= k - j for j in range(k)))  # the definition
     assert b.value == G + W - taken
     assert len(made) == 4 and made[0] == (0, W - 4)
     assert [(G - ch["level"], ch["at_most"]) for ch in b.witness["checks"]] == made
     passed = [(j, a) for j, a in made if a >= W - need[j]]
-    assert [j for j, _ in passed] == list(range(taken))   # each level passes once, in order
+    assert [j for j, _ in passed] == list(range(taken))  # each level passes once, in order
     assert all(a <= W - taken + j for j, a in passed)
     # a level checked again a move looser is checked at the states the stricter check left, and says so
     for i, ch in enumerate(b.witness["checks"]):
@@ -236,8 +259,7 @@ def _merged_phases_4x4(db):
     fine = wsdb.wrapslide(4, 3)
     coarse, states = merging.merged_phase_states(fine, "12")
     engine = Engine(fine)
-    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
-                             return_inverse=True)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True, return_inverse=True)
     distances = merging._exact_distances(Store.open(db), fine, states[keep])[0][np.ravel(cls)]
     return fine, coarse, states, subset_table(coarse), distances
 
@@ -253,16 +275,19 @@ def test_a_looser_check_leaves_liftings_only_at_states_the_stricter_one_left(db)
         cells = table.ranking.level(table.words, depth, coarse.maps)
         stricter = None
         for above in range(worst - 3, worst + 1):
-            total, _, still = merging._worst_liftings(table, coarse, fine, "12", states, distances, cells, depth,
-                                                      above, 1)
+            total, _, still = merging._worst_liftings(
+                table, coarse, fine, "12", states, distances, cells, depth, above, 1
+            )
             assert (total > 0) == (len(still) > 0)
             if stricter is not None:
                 assert set(still) <= set(stricter)
-                assert merging._worst_liftings(table, coarse, fine, "12", states, distances, stricter, depth,
-                                               above, 1)[0] == total
+                assert (
+                    merging._worst_liftings(table, coarse, fine, "12", states, distances, stricter, depth, above, 1)[0]
+                    == total
+                )
                 smaller += 0 < len(stricter) < len(cells)
             stricter = still
-    assert smaller   # some check a move looser looked at fewer states than the level has
+    assert smaller  # some check a move looser looked at fewer states than the level has
 
 
 def _without_time(checks):
@@ -276,39 +301,44 @@ def test_a_check_stopped_part_way_resumes_from_its_kept_slices(db, monkeypatch):
     from wsdb.bounds import lifting
 
     args = dict(tries=1, off=2, solve_left=0)
-    whole = by_merging(Store.open(db), 4, 3, "12", **args)   # read-only: nothing kept
+    whole = by_merging(Store.open(db), 4, 3, "12", **args)  # read-only: nothing kept
     real, parts = lifting.unavoidable, []
 
     def stopping(self, words, part, *rest):
         if len(parts) == 3:
-            raise KeyboardInterrupt   # a Ctrl-C during the fourth slice
+            raise KeyboardInterrupt  # a Ctrl-C during the fourth slice
         parts.append(part.copy())
         return real(self, words, part, *rest)
 
     monkeypatch.setattr(lifting, "unavoidable", stopping)
-    monkeypatch.setattr(merging, "FIRST_TRIES", 1)   # one kernel call a slice: the tries are 1
+    monkeypatch.setattr(merging, "FIRST_TRIES", 1)  # one kernel call a slice: the tries are 1
     with pytest.raises(KeyboardInterrupt):
         by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     with sqlite3.connect(db) as conn:
-        kept = conn.execute("select level, count(*), sum(states), sum(unavoidable) from check_slices "
-                            "group by level").fetchall()
+        kept = conn.execute(
+            "select level, count(*), sum(states), sum(unavoidable) from check_slices group by level"
+        ).fetchall()
     first = whole.witness["checks"][0]
     assert len(kept) == 1 and kept[0][:3] == (first["level"], 3, sum(len(p) for p in parts))
 
     parts.clear()
-    monkeypatch.setattr(lifting, "unavoidable", lambda self, words, part, *rest:
-                        parts.append(part.copy()) or real(self, words, part, *rest))
+    monkeypatch.setattr(
+        lifting,
+        "unavoidable",
+        lambda self, words, part, *rest: parts.append(part.copy()) or real(self, words, part, *rest),
+    )
     again = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     assert again.value == whole.value
     assert _without_time(again.witness["checks"]) == _without_time(whole.witness["checks"])
-    assert again.witness["checks"][0]["resumed"] == 3   # the three slices kept were not checked again
+    assert again.witness["checks"][0]["resumed"] == 3  # the three slices kept were not checked again
     assert sum(len(p) for p in parts) == sum(ch["states"] for ch in whole.witness["checks"]) - kept[0][2]
     # and a third run checks nothing: every slice of every check is kept
     parts.clear()
     third = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     assert not parts and third.value == whole.value
     assert [ch["resumed"] for ch in third.witness["checks"]] == [
-        -(-ch["states"] // max(1, -(-ch["states"] // 100))) for ch in whole.witness["checks"]]
+        -(-ch["states"] // max(1, -(-ch["states"] // 100))) for ch in whole.witness["checks"]
+    ]
 
 
 def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
@@ -320,8 +350,10 @@ def test_a_kept_slice_that_disagrees_is_said_and_fresh_checks_every_slice(db):
     whole = by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     assert whole.witness["checks"][0]["unavoidable"] > 0
     with sqlite3.connect(db) as conn:
-        conn.execute("update check_slices set unavoidable = unavoidable + 1 where unavoidable > 0 and slice = "
-                     "(select min(slice) from check_slices where unavoidable > 0)")
+        conn.execute(
+            "update check_slices set unavoidable = unavoidable + 1 where unavoidable > 0 and slice = "
+            "(select min(slice) from check_slices where unavoidable > 0)"
+        )
     with pytest.raises(DamagedError, match="stored with another result"):
         by_merging(Store.open(db, write=True), 4, 3, "12", fresh=True, **args)
 
@@ -356,8 +388,10 @@ def test_the_liftings_solved_are_kept_and_replayed_not_solved_again(db, monkeypa
     # short of solved) is said, not used; --fresh solves the liftings again
     first = solved[0]["state"]
     with sqlite3.connect(db) as conn:
-        conn.execute("update check_solutions set moves = ?, length = length - 1 where state = ?",
-                     (" ".join(solved[0]["moves"].split()[:-1]), first))
+        conn.execute(
+            "update check_solutions set moves = ?, length = length - 1 where state = ?",
+            (" ".join(solved[0]["moves"].split()[:-1]), first),
+        )
     with pytest.raises(DamagedError, match=f"the moves kept for {first} do not solve it"):
         by_merging(Store.open(db, write=True), 4, 3, "12", **args)
     fresh = by_merging(Store.open(db, write=True), 4, 3, "12", fresh=True, **args)
@@ -374,7 +408,7 @@ def test_a_lifting_the_beam_solves_in_too_many_moves_is_solved_again_in_full(db,
 
     full, real_beam, real_solve = [], within.beam_search, solve.iter_solve
 
-    def padded(guide, cells, width, deadline):   # the beam's answers said to be 20 moves longer
+    def padded(guide, cells, width, deadline):  # the beam's answers said to be 20 moves longer
         found, waypoints = real_beam(guide, cells, width, deadline)
         return (Found(found.path, found.meet, found.rest + 20) if found else None), waypoints
 
@@ -403,9 +437,9 @@ def test_a_first_pass_with_fewer_tries_changes_no_count(db, monkeypatch, detours
 
     monkeypatch.setattr(merging, "FIRST_TRIES", 1)
     two_pass = [left(t) for t in (1, 2, 3)]
-    monkeypatch.setattr(merging, "FIRST_TRIES", 10 ** 6)   # one pass with every try
+    monkeypatch.setattr(merging, "FIRST_TRIES", 10**6)  # one pass with every try
     assert two_pass == [left(t) for t in (1, 2, 3)]
-    assert two_pass[0] > 0   # the first pass leaves liftings for the second to look at
+    assert two_pass[0] > 0  # the first pass leaves liftings for the second to look at
 
 
 def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_walks(db, monkeypatch):
@@ -425,10 +459,10 @@ def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_
             merging._worst_liftings(table, coarse, fine, "12", states, distances, cells, depth, above, tries)
             words, _, _, _, _, *rest = calls[-1]
             runs = {s: real(table.ranking, words, cells, depth, tries, s, *rest) for s in range(1, tries + 1)}
-            for s, (left, walks) in runs.items():
+            for left, walks in runs.values():
                 assert np.array_equal(left, runs[tries][0])
                 assert (walks >= 1).all()
-                assert np.array_equal(walks[left > 0], runs[tries][1][left > 0])   # every path, in any order
+                assert np.array_equal(walks[left > 0], runs[tries][1][left > 0])  # every path, in any order
             walked = {s: int(walks.sum()) for s, (_, walks) in runs.items()}
             varied += len(set(walked.values())) > 1
             left_some += int((runs[tries][0] > 0).any())
@@ -437,8 +471,8 @@ def test_the_order_of_the_paths_changes_no_count_and_the_pilot_takes_the_fewest_
                 return real(table.ranking, words, part, depth, t, s, *rest)
 
             best = merging._fewest_walks(cells, check, tries)
-            assert walked[best] == min(walked.values())   # the level is smaller than the pilot: all of it
-    assert varied and left_some   # the order matters to the walks somewhere, and some liftings are left
+            assert walked[best] == min(walked.values())  # the level is smaller than the pilot: all of it
+    assert varied and left_some  # the order matters to the walks somewhere, and some liftings are left
 
 
 def test_tries_default_is_the_one_help_names(run):
@@ -465,8 +499,13 @@ def _paths_to_goal(start, depth, longest, moves, coarse_depth):
     return out
 
 
-@pytest.mark.parametrize("sample", [slice(None, None, 220),   # 1 of the 220 deepest states; another in the slow run
-                                    pytest.param(slice(110, None, 220), marks=pytest.mark.slow, id="another")])
+@pytest.mark.parametrize(
+    "sample",
+    [
+        slice(None, None, 220),  # 1 of the 220 deepest states; another in the slow run
+        pytest.param(slice(110, None, 220), marks=pytest.mark.slow, id="another"),
+    ],
+)
 def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distance, sample):
     """Where the merging bound takes moves off, every lifting of the merged
     grid's deepest states has a path (shortest, or one or two moves longer:
@@ -475,11 +514,11 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
     from tests.bruteforce import level_states, rule_moves
     from wsdb.puzzle.model import merged
 
-    fine, together = wsdb.wrapslide(4, 3), "13"   # here the move comes off only by detours
+    fine, together = wsdb.wrapslide(4, 3), "13"  # here the move comes off only by detours
     b = by_merging(Store.open(db), 4, 3, together, off=2)
     first, second = b.witness["phases"]
     taken = first["worst"] + second["worst"] - b.value
-    assert taken >= 1 and b.value >= 10   # Θ(4,3) = 10
+    assert taken >= 1 and b.value >= 10  # Θ(4,3) = 10
     coarse = merged(fine, together)
     levels = level_states(4, coarse.solved)
     depth = {x.tobytes(): d for d, states in enumerate(levels) for x in states}
@@ -487,13 +526,13 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
     picked = [int(k) - 1 for k in together]
     rest = [k for k in range(3) if k not in picked][0]
     counts = (4, 4, 8)
-    finished = merged_goal_states(4, counts, picked)   # every phase-2 state, and its exact distance
+    finished = merged_goal_states(4, counts, picked)  # every phase-2 state, and its exact distance
     weights = 3 ** np.arange(16, dtype=np.int64)
     order = np.argsort(finished.astype(np.int64) @ weights)
     codes = (finished.astype(np.int64) @ weights)[order]
     far = np.array([distance(f) for f in finished])[order]
     assert by_merging(Store.open(db), 4, 3, together, detours=False, solve_left=0).value > b.value
-    assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"   # proves it again
+    assert b.command == "wsdb bounds compute --n 4 --c 3 --merge 13 --off 2"  # proves it again
     for x in levels[-1][sample]:
         paths = _paths_to_goal(x, len(levels) - 1, len(levels) + 1, moves, depth)
         merged_cells = np.flatnonzero(x == 0)
@@ -508,7 +547,7 @@ def test_the_moves_taken_off_hold_on_every_path_by_brute_force(db, exact_distanc
         for length, perm in paths:
             ends = liftings[:, perm].astype(np.int64) @ weights
             at = np.minimum(np.searchsorted(codes, ends), len(codes) - 1)
-            assert (codes[at] == ends).all()   # each path finishes on a phase-2 state
+            assert (codes[at] == ends).all()  # each path finishes on a phase-2 state
             best = np.minimum(best, length + far[at])
         assert best.max() <= b.value
 
@@ -517,10 +556,14 @@ def test_a_sampled_check_of_the_whole_level_leaves_what_the_check_leaves(db):
     from wsdb.bounds.merging import sampled_checks
 
     full = by_merging(Store.open(db), 4, 3, "12", tries=2, solve_left=0).witness["checks"][0]
-    whole, = sampled_checks(Store.open(db), 4, 3, "12", off=1, tries=2, size=10**9, solve=4)
-    assert full["unavoidable"] > 0   # the check leaves liftings, so the counts can differ
+    (whole,) = sampled_checks(Store.open(db), 4, 3, "12", off=1, tries=2, size=10**9, solve=4)
+    assert full["unavoidable"] > 0  # the check leaves liftings, so the counts can differ
     assert (whole["level"], whole["at_most"], whole["states"], whole["left"]) == (
-        full["level"], full["at_most"], full["states"], full["unavoidable"])
+        full["level"],
+        full["at_most"],
+        full["states"],
+        full["unavoidable"],
+    )
     assert whole["sample"] == whole["states"]
     # each lifting solved is a state of the grid, and a solution within the budget is found for it
     assert whole["solved"] == whole["within"] == min(4, whole["left"])

@@ -1,6 +1,7 @@
 """A state proven at least K moves from solved (wsdb/bounds/proof.py,
 `wsdb bounds prove --at-least`): checked against brute-force distances on
 a 4x4 four-colour partial tree."""
+
 import json
 
 import pytest
@@ -49,6 +50,7 @@ def test_out_of_effort_the_bound_is_what_was_searched(partial, deep):
 
 def test_the_command_stores_the_bound(partial, deep, run, tmp_path):
     import shutil
+
     db = tmp_path / "w.sqlite"
     shutil.copy(partial, db)
     state, d = deep[0]

@@ -2,6 +2,7 @@
 proofs`): read back from the shares of real proofs on a 4x4 four-colour
 partial tree, against what each proof itself reported and the brute-force
 distance."""
+
 import json
 import shutil
 
@@ -32,14 +33,20 @@ def deep(exact_distance):
 
 def test_a_proof_part_way_then_whole_then_answered(db, deep):
     (state, d), (other, e) = deep
-    whole = at_least(state, d, Store.open(db, write=True), float("inf"))   # keeps nothing
+    whole = at_least(state, d, Store.open(db, write=True), float("inf"))  # keeps nothing
     assert kept_proofs(Store.open(db)) == []
     cut = at_least(state, d, Store.open(db, write=True), whole.nodes / 2, keep=True)
-    p, = kept_proofs(Store.open(db))
+    (p,) = kept_proofs(Store.open(db))
     assert (p.state, p.at_least, p.bound, p.done, p.shares, p.distance) == (
-        state, cut.lower, cut.lower, PROOF_SHARES - cut.left, PROOF_SHARES, None)
+        state,
+        cut.lower,
+        cut.lower,
+        PROOF_SHARES - cut.left,
+        PROOF_SHARES,
+        None,
+    )
     at_least(state, d, Store.open(db, write=True), float("inf"), keep=True)
-    p, = kept_proofs(Store.open(db))
+    (p,) = kept_proofs(Store.open(db))
     assert (p.at_least, p.bound, p.distance) == (d, None, None) and p.seconds > 0 and p.nodes > 0
     at_least(other, e + 2, Store.open(db, write=True), float("inf"), keep=True)
     proofs = {p.state: p for p in kept_proofs(Store.open(db), 4, 4)}

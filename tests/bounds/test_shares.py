@@ -1,6 +1,7 @@
 """A proof's bounds searched share by share and kept (wsdb/bounds/shares.py,
 `wsdb bounds prove --at-least K` resuming): checked against the whole
 iteration and the brute-force distance on a 4x4 four-colour partial tree."""
+
 import json
 import shutil
 
@@ -73,7 +74,7 @@ def _rows(db):
 def test_a_proof_cut_by_its_effort_resumes_where_it_stopped(db, deep):
     state = format_state(deep[0][0])
     d = deep[0][1]
-    whole = at_least(state, d, Store.open(db, write=True), float("inf"))   # keeps nothing
+    whole = at_least(state, d, Store.open(db, write=True), float("inf"))  # keeps nothing
     assert whole.lower == d and not _rows(db)
     cut = at_least(state, d, Store.open(db, write=True), whole.nodes / 2, keep=True)
     kept = _rows(db)
@@ -82,7 +83,7 @@ def test_a_proof_cut_by_its_effort_resumes_where_it_stopped(db, deep):
     assert all(r["answer"] is None and r["shares"] == PROOF_SHARES for r in kept)
     rest = at_least(state, d, Store.open(db, write=True), float("inf"), keep=True)
     assert rest.lower == d and rest.found is None and rest.reused == len(kept)
-    assert rest.nodes < whole.nodes   # the kept shares were not searched again
+    assert rest.nodes < whole.nodes  # the kept shares were not searched again
     again = at_least(state, d, Store.open(db, write=True), float("inf"), keep=True)
     assert again.lower == d and again.nodes == 0 and again.reused == len(_rows(db))
 
@@ -112,7 +113,7 @@ def test_the_command_resumes_and_says_what_is_left(db, deep, run):
     assert cut.exit_code == 0 and "the effort ran out" in cut.output
     assert "the same command goes on from them" in cut.output
     res = run("bounds", "prove", state, "--at-least", d, "--db", db, "--json")
-    row = json.loads(res.stdout)   # progress lines (a slow machine) go to stderr
+    row = json.loads(res.stdout)  # progress lines (a slow machine) go to stderr
     assert res.exit_code == 0 and row["value"] == d and row["witness"]["shares_reused"] > 0
 
 
@@ -120,9 +121,11 @@ def test_a_fresh_proof_that_disagrees_with_a_kept_share_is_refused(db, deep, run
     state, d = format_state(deep[0][0]), deep[0][1]
     assert run("bounds", "prove", state, "--at-least", d, "--db", db, "-q").exit_code == 0
     assert run("bounds", "prove", state, "--at-least", d, "--db", db, "--fresh", "-q").exit_code == 0
-    with sa.create_engine(f"sqlite:///{db}").begin() as conn:   # a kept share says it has an answer
-        conn.execute(sa.text("""update proof_shares set answer = '{"path": [0], "meet": null, "rest": 0}'
-                                where share = 3"""))
+    with sa.create_engine(f"sqlite:///{db}").begin() as conn:  # a kept share says it has an answer
+        conn.execute(
+            sa.text("""update proof_shares set answer = '{"path": [0], "meet": null, "rest": 0}'
+                                where share = 3""")
+        )
     res = run("bounds", "prove", state, "--at-least", d, "--db", db, "--fresh", "-q")
     assert res.exit_code == 1 and "another result" in res.stderr and len(res.stderr.strip().splitlines()) == 1
 

@@ -2,6 +2,7 @@
 prove --at-least K --engine dask`): the shares of an iteration search it
 whole, and a proof over workers equals the one-process proof and the
 brute-force distance (4x4 four colours, the tree stored to depth 4)."""
+
 import json
 
 import pytest
@@ -92,9 +93,9 @@ def test_a_proof_over_workers_is_the_one_process_proof(partial4, deep, threads, 
 
     db, _, _ = partial4
     p = wrapslide(4, 4)
-    for cells, d in deep[picked]:   # one deep state by default: 5 s each
+    for cells, d in deep[picked]:  # one deep state by default: 5 s each
         state = format_state(cells)
-        for k in (d, d + 2):   # proven without an answer; past the distance, the optimal answer
+        for k in (d, d + 2):  # proven without an answer; past the distance, the optimal answer
             spread = at_least(state, k, Store.open(db), float("inf"), spread=Spread(threads, str(db)))
             alone = at_least(state, k, Store.open(db), float("inf"))
             assert spread.lower == alone.lower == d
@@ -124,7 +125,7 @@ def test_a_bound_is_cut_into_shares_per_worker_thread(threads):
     assert Spread(threads, "unused").shares() == 1 * 4
 
 
-@pytest.mark.slow   # a LocalCluster of its own: the library's proof over workers stays in the default run
+@pytest.mark.slow  # a LocalCluster of its own: the library's proof over workers stays in the default run
 @pytest.mark.integration
 def test_the_command_proves_over_a_local_cluster(partial4, deep, run, tmp_path):
     import shutil
@@ -140,11 +141,14 @@ def test_the_command_proves_over_a_local_cluster(partial4, deep, run, tmp_path):
     assert any(r["value"] == d for r in rows)
 
 
-@pytest.mark.parametrize("extra,says", [
-    (["--workers", "2"], "--workers is for the dask engine"),
-    (["--engine", "dask", "--scheduler", "tcp://h:1", "--workers", "2"], "a --scheduler has its own workers"),
-    (["--engine", "dask", "--effort", "5"], "runs until done"),
-])   # an unreachable scheduler: the same connect as the build's (tests/db/test_distributed.py)
+@pytest.mark.parametrize(
+    "extra,says",
+    [
+        (["--workers", "2"], "--workers is for the dask engine"),
+        (["--engine", "dask", "--scheduler", "tcp://h:1", "--workers", "2"], "a --scheduler has its own workers"),
+        (["--engine", "dask", "--effort", "5"], "runs until done"),
+    ],
+)  # an unreachable scheduler: the same connect as the build's (tests/db/test_distributed.py)
 def test_bad_dask_requests_are_one_line(partial4, deep, run, extra, says):
     res = run("bounds", "prove", format_state(deep[0][0]), "--at-least", 9, "--db", partial4[0], *extra)
     assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1

@@ -23,7 +23,7 @@ def test_the_narrow_beam_answers_within_a_loose_budget(partial4, exact_distance)
     for text, a in zip(texts, answers):
         assert replay(text, a.moves).solved
         assert distance(wsdb.parse_state(text)[1]) <= a.length <= 40
-    assert [a.moves for a in solve_within(texts, 40, store)] == [a.moves for a in answers]   # the same again
+    assert [a.moves for a in solve_within(texts, 40, store)] == [a.moves for a in answers]  # the same again
 
 
 def test_a_beam_sequence_past_the_budget_goes_to_the_full_solve(partial4):
@@ -31,7 +31,7 @@ def test_a_beam_sequence_past_the_budget_goes_to_the_full_solve(partial4):
     texts = _texts(4, 4, 12)
     loose = list(solve_within(texts, 40, store))
     tight = list(solve_within(texts, min(a.length for a in loose) - 1, store, width=1))
-    assert all(a.method != "beam" for a in tight)   # every beam sequence was too long
+    assert all(a.method != "beam" for a in tight)  # every beam sequence was too long
     assert all(replay(t, a.moves).solved for t, a in zip(texts, tight))
 
 

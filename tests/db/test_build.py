@@ -1,4 +1,5 @@
 """The stored builder (wsdb/db/build.py) against published numbers."""
+
 import pytest
 
 import wsdb

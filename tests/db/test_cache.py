@@ -1,4 +1,5 @@
 """Derived arrays cached beside the database (wsdb/db/cache.py)."""
+
 import numpy as np
 
 from wsdb.db.cache import cache_file, cached_array
@@ -41,4 +42,4 @@ def test_a_mapped_table_is_read_only_when_made_as_when_read(tmp_path):
     read = cached_array(db, "t", BUILD, lambda: np.arange(10), mmap=True)
     assert not made.flags.writeable and not read.flags.writeable
     assert cached_array(None, "t", BUILD, lambda: np.arange(10), mmap=True).flags.writeable is False
-    assert cached_array(db, "u", BUILD, lambda: np.arange(10)).flags.writeable   # not mapped: as made
+    assert cached_array(db, "u", BUILD, lambda: np.arange(10)).flags.writeable  # not mapped: as made

@@ -2,6 +2,7 @@
 beside the database (wsdb/db/census_cache.py): read back equal to what a
 fresh census makes, shared by grids with the same rules, refused where
 the file does not fit."""
+
 from types import SimpleNamespace
 
 import numpy as np
@@ -38,7 +39,7 @@ def test_the_census_is_made_once_and_read_back_equal(store, tmp_path):
         assert np.array_equal(table.last, fresh.last)
     level = cached_level(store, grid, read, fresh.height - 1)
     assert np.array_equal(level, fresh.ranking.level(fresh.words, fresh.height - 1, grid.maps))
-    assert np.array_equal(cached_level(store, grid, read, fresh.height - 1), level)   # read back
+    assert np.array_equal(cached_level(store, grid, read, fresh.height - 1), level)  # read back
     assert len(list((tmp_path / "w.sqlite.cache").glob("census*"))) == 4
 
 
@@ -64,10 +65,10 @@ def test_a_cached_census_that_does_not_fit_is_refused(store, tmp_path):
     np.save(words, np.zeros(3, dtype=np.uint64))
     with pytest.raises(DamagedError, match="does not fit"):
         cached_subset_table(store, grid)
-    words.write_bytes(b"\x93NUMPY")   # cut short
+    words.write_bytes(b"\x93NUMPY")  # cut short
     with pytest.raises(DamagedError, match="cannot be read"):
         cached_subset_table(store, grid)
-    words.unlink()   # made again
+    words.unlink()  # made again
     table = cached_subset_table(store, grid)
     level = cached_level(store, grid, table, 3)
     next((tmp_path / "w.sqlite.cache").glob("census*-level3-*.npy")).write_bytes(b"\x93NUMPY")
@@ -79,6 +80,6 @@ def test_a_cached_census_that_does_not_fit_is_refused(store, tmp_path):
 def test_without_a_database_file_it_is_only_made(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     grid = merged(wrapslide(4, 3), "12")
-    table = cached_subset_table(SimpleNamespace(path=None), grid)   # a server or in-memory store
+    table = cached_subset_table(SimpleNamespace(path=None), grid)  # a server or in-memory store
     assert table.height == subset_table(grid).height
     assert not list(tmp_path.iterdir())

@@ -7,6 +7,7 @@ is started through a small driver that wraps one function to SIGKILL the
 process there; the wsdb code that runs is the real one. The resumed build
 is compared row by row with a clean build, and verified.
 """
+
 import signal
 import sqlite3
 import subprocess
@@ -64,8 +65,9 @@ LEVELS = "select depth, classes, states from levels where n={n} and c={c} order 
 
 
 def wsdb_cmd(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True, timeout=300, **kw
+    )
 
 
 def rows(db, q, n, c):
@@ -80,18 +82,24 @@ def clean43(tmp_path_factory):
     return path
 
 
-def _slow(point, depth):   # a kill while writing runs by default; the rest with -m slow
+def _slow(point, depth):  # a kill while writing runs by default; the rest with -m slow
     return pytest.param(point, depth, marks=pytest.mark.slow, id=f"{point}-{depth}")
 
 
-@pytest.mark.parametrize("point, depth", [_slow("search", 6), _slow("search", 1), ("write", 7), _slow("write", 0),
-                                          _slow("between", 8), _slow("between", 3)])
+@pytest.mark.parametrize(
+    "point, depth",
+    [_slow("search", 6), _slow("search", 1), ("write", 7), _slow("write", 0), _slow("between", 8), _slow("between", 3)],
+)
 def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, point, depth):
     db = tmp_path / "k.sqlite"
-    killed = subprocess.run([sys.executable, "-c", DRIVER, point, str(depth), "--n", "4", "--c", "3",
-                             "--db", str(db), "-q"], capture_output=True, text=True, timeout=300)
+    killed = subprocess.run(
+        [sys.executable, "-c", DRIVER, point, str(depth), "--n", "4", "--c", "3", "--db", str(db), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    if point == "write" and depth == 0:   # killed before anything was committed
+    if point == "write" and depth == 0:  # killed before anything was committed
         assert not rows(db, "select * from builds where n={n} and c={c}", 4, 3)
     else:
         stored = rows(db, LEVELS, 4, 3)
@@ -100,10 +108,13 @@ def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, po
         # level d-1 may still be in its write, which the kill then undoes
         allowed = {"search": {depth - 2, depth - 1}, "write": {depth - 1}, "between": {depth}}[point]
         assert last in allowed and [d for d, _, _ in stored] == list(range(last + 1))
-        assert stored == rows(clean43, LEVELS, 4, 3)[:last + 1]
+        assert stored == rows(clean43, LEVELS, 4, 3)[: last + 1]
         assert len(rows(db, ROWS, 4, 3)) == sum(k for _, k, _ in stored)
-        for command in (["lookup", "1212/1212/3333/3333"], ["verify", "--n", "4", "--c", "3"],
-                        ["stats", "--n", "4", "--c", "3"]):
+        for command in (
+            ["lookup", "1212/1212/3333/3333"],
+            ["verify", "--n", "4", "--c", "3"],
+            ["stats", "--n", "4", "--c", "3"],
+        ):
             said = wsdb_cmd(*command, "--db", db)
             assert said.returncode == 2 and "Traceback" not in said.stderr
             # the hint names the database the user named, so it can be copied as it stands
@@ -116,7 +127,7 @@ def test_sigkill_anywhere_then_resume_gives_the_clean_rows(tmp_path, clean43, po
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
-@pytest.mark.slow   # a 6x6 build three times over, with readers: 45 s
+@pytest.mark.slow  # a 6x6 build three times over, with readers: 45 s
 def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
     """A 6x6 build in one process; lookups in others all along: the 4x4
     builds in the same file keep answering right, the 6x6 one is reported
@@ -140,11 +151,16 @@ def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
             assert [int(line.split('"distance": ')[1].split(",")[0]) for line in r.stdout.splitlines()] == want4
             r6 = look([state6])
             assert "locked" not in r6.stderr and "Traceback" not in r6.stderr
-            if r6.returncode == 2:   # before a build's first commit, it is not there yet (or still
+            if r6.returncode == 2:  # before a build's first commit, it is not there yet (or still
                 # the interrupted one it resumes)
-                assert any(said in r6.stderr for said in (
-                    "6x6 2-colour build is still running", "has no 6x6 2-colour database",
-                    "6x6 2-colour build was interrupted")), r6.stderr
+                assert any(
+                    said in r6.stderr
+                    for said in (
+                        "6x6 2-colour build is still running",
+                        "has no 6x6 2-colour database",
+                        "6x6 2-colour build was interrupted",
+                    )
+                ), r6.stderr
             seen += 1
         return seen
 
@@ -154,30 +170,38 @@ def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
         except sqlite3.OperationalError:
             return 0
 
-    build = subprocess.Popen([sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db)],
-                             stderr=subprocess.PIPE, text=True)
+    build = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert readers_until(build, lambda: levels() >= 8) >= 1
     build.send_signal(signal.SIGINT)
     err = build.communicate(timeout=120)[1]
     assert build.returncode == 130
-    assert err.strip().splitlines()[-1] == ("wsdb: build interrupted; every finished level is stored: "
-                                             f"run `wsdb build --n 6 --c 2 --db {db}` to resume")
+    assert err.strip().splitlines()[-1] == (
+        f"wsdb: build interrupted; every finished level is stored: run `wsdb build --n 6 --c 2 --db {db}` to resume"
+    )
     assert "Traceback" not in err
     done = levels()
     assert done >= 8
     r6 = look([state6])
     assert r6.returncode == 2 and f"interrupted at depth {done - 1}" in r6.stderr
 
-    build = subprocess.Popen([sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db),
-                              "-q"], stderr=subprocess.PIPE, text=True)
+    build = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db), "-q"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     readers_until(build, lambda: levels() >= done + 2)
     build.kill()
     build.wait(timeout=60)
     assert levels() >= done + 1
     finished = wsdb_cmd("build", "--n", 6, "--c", 2, "--db", db, "-q")
     assert finished.returncode == 0, finished.stderr
-    assert [k for _, k, _ in rows(db, LEVELS, 6, 2)][:9] == \
-        thesis["classes_per_level"]["6x6_c2_levels_0_to_8_incomplete"]
+    assert [k for _, k, _ in rows(db, LEVELS, 6, 2)][:9] == thesis["classes_per_level"][
+        "6x6_c2_levels_0_to_8_incomplete"
+    ]
     row = wsdb.stored_builds(db=db)
     assert {(r["n"], r["c"], r["status"], r["god_number"]) for r in row} >= {(6, 2, "done", 12), (4, 4, "done", 12)}
     assert wsdb.verify(6, 2, db=db).ok
@@ -187,8 +211,11 @@ def test_readers_during_a_build_then_sigint_then_sigkill(tmp_path, db4, thesis):
 
 def test_only_one_build_writes_a_grid_at_a_time(tmp_path):
     db = tmp_path / "two.sqlite"
-    first = subprocess.Popen([sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db),
-                              "-q"], stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--db", str(db), "-q"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 120
     while time.time() < deadline:
         try:

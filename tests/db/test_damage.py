@@ -4,6 +4,7 @@ so a database with a deleted, altered or broken row answers correctly or
 says, in one line naming the build, that it is damaged (exit 1, HTTP 500).
 Answers are checked against the brute-force distances of tests/bruteforce.py
 and replayed by a move applier written here from the rules."""
+
 import random
 import shutil
 import sqlite3
@@ -16,7 +17,7 @@ import wsdb
 from wsdb.errors import DamagedError
 from wsdb.puzzle import format_state, random_states, wrapslide
 
-N, C = 4, 3   # 14,523 classes: the brute force knows every distance
+N, C = 4, 3  # 14,523 classes: the brute force knows every distance
 
 
 def slide(grid: np.ndarray, move: str) -> np.ndarray:
@@ -25,15 +26,19 @@ def slide(grid: np.ndarray, move: str) -> np.ndarray:
     g = grid.copy()
     h = len(g) // 2
     k = int(move[1:])
-    part = {"T": (slice(0, h), slice(None), 1), "B": (slice(h, None), slice(None), 1),
-            "L": (slice(None), slice(0, h), 0), "R": (slice(None), slice(h, None), 0)}[move[0].upper()]
+    part = {
+        "T": (slice(0, h), slice(None), 1),
+        "B": (slice(h, None), slice(None), 1),
+        "L": (slice(None), slice(0, h), 0),
+        "R": (slice(None), slice(h, None), 0),
+    }[move[0].upper()]
     g[part[0], part[1]] = np.roll(g[part[0], part[1]], -k, axis=part[2])
     return g
 
 
 def solved(grid: np.ndarray) -> bool:
     h = len(grid) // 2
-    return all(len(np.unique(grid[r:r + h, c:c + h])) == 1 for r in (0, h) for c in (0, h))
+    return all(len(np.unique(grid[r : r + h, c : c + h])) == 1 for r in (0, h) for c in (0, h))
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +58,10 @@ def chain_row(db, cells) -> tuple[int, int]:
     """(rep, depth) of the parent of a state's class: a row its lookup reads."""
     ans = wsdb.lookup(format_state(cells), db=db)
     with sqlite3.connect(db) as conn:
-        parent, = conn.execute("select parent from class_rows where n=? and c=? and rep=?",
-                               (N, C, ans.key)).fetchone()
-        depth, = conn.execute("select depth from class_rows where n=? and c=? and rep=?", (N, C, parent)).fetchone()
+        (parent,) = conn.execute(
+            "select parent from class_rows where n=? and c=? and rep=?", (N, C, ans.key)
+        ).fetchone()
+        (depth,) = conn.execute("select depth from class_rows where n=? and c=? and rep=?", (N, C, parent)).fetchone()
     return parent, depth
 
 
@@ -79,7 +85,7 @@ def test_no_wrong_answer_from_a_damaged_database(db4, tmp_path, brute, states, d
         rep, _ = chain_row(db4, states[int(np.argmax([brute(N, C).distance(x) for x in states]))])
     else:
         with sqlite3.connect(db4) as conn:
-            reps = [r for r, in conn.execute("select rep from class_rows where n=4 and c=3 and depth > 1")]
+            reps = [r for (r,) in conn.execute("select rep from class_rows where n=4 and c=3 and depth > 1")]
         rep = random.Random(damage).choice(reps)
     db = damaged_copy(db4, tmp_path, DAMAGES[damage], (rep,))
     distance = brute(N, C).distance
@@ -88,13 +94,13 @@ def test_no_wrong_answer_from_a_damaged_database(db4, tmp_path, brute, states, d
     except DamagedError as e:
         assert "4x4 3-colour" in str(e) and "wsdb verify --n 4 --c 3" in str(e) and "\n" not in str(e)
         return
-    for cells, ans in zip(states, answers):   # no error: every answer must be right
+    for cells, ans in zip(states, answers):  # no error: every answer must be right
         assert ans.distance == distance(cells)
         grid = cells.reshape(N, N)
         for move in ans.moves:
             grid = slide(grid, move)
         assert solved(grid)
-    assert where == "at random"   # damage on the way of a lookup is always caught
+    assert where == "at random"  # damage on the way of a lookup is always caught
 
 
 def test_the_reported_case_exits_1_with_one_line(run, db4, tmp_path):
@@ -103,7 +109,7 @@ def test_the_reported_case_exits_1_with_one_line(run, db4, tmp_path):
     state = "1344/1322/3241/3214"
     key = wsdb.lookup(state, db=db4).key
     with sqlite3.connect(db4) as conn:
-        parent, = conn.execute("select parent from class_rows where n=4 and c=4 and rep=?", (key,)).fetchone()
+        (parent,) = conn.execute("select parent from class_rows where n=4 and c=4 and rep=?", (key,)).fetchone()
     db = damaged_copy(db4, tmp_path, "delete from class_rows where n=4 and c=4 and rep=?", (parent,))
     res = run("lookup", state, "--db", db)
     assert res.exit_code == 1 and res.stdout == ""
@@ -124,25 +130,25 @@ def test_a_hole_in_a_partial_tree_is_not_taken_for_distance(tmp_path):
     db = tmp_path / "partial.sqlite"
     wsdb.build(4, 3, db=db, max_depth=5)
     with sqlite3.connect(db) as conn:
-        rep, = conn.execute("select rep from class_rows where n=4 and c=3 and depth=5 limit 1").fetchone()
+        (rep,) = conn.execute("select rep from class_rows where n=4 and c=3 and depth=5 limit 1").fetchone()
         conn.execute("delete from class_rows where n=4 and c=3 and rep=?", (rep,))
     from wsdb.engine import get_engine
+
     eng = get_engine(N, C)
     cells = eng.layout.decode(np.array([[rep]], np.uint64))[0]
     with pytest.raises(DamagedError, match=f"class {rep} is missing"):
         wsdb.lookup(format_state(cells), db=db)
 
 
-
 MORE = {
-    "a row duplicated under another key": f"insert into class_rows select n, c, root, puzzle_id, rep + 1, depth, "
-                                          f"parent, orbit_size from class_rows where n=4 and c=3 and rep=? "
-                                          f"and rep + 1 not in (select rep from class_rows where n=4 and c=3)",
+    "a row duplicated under another key": "insert into class_rows select n, c, root, puzzle_id, rep + 1, depth, "
+    "parent, orbit_size from class_rows where n=4 and c=3 and rep=? "
+    "and rep + 1 not in (select rep from class_rows where n=4 and c=3)",
     "the class rows dropped": "drop view classes; drop table class_rows",
     "the builds dropped": "drop table builds",
     "the view dropped": "drop view classes",
     "a levels row deleted": "delete from levels where n=4 and c=3 and depth = (select depth from class_rows "
-                            "where n=4 and c=3 and rep=?)",
+    "where n=4 and c=3 and rep=?)",
 }
 
 
@@ -153,7 +159,7 @@ def test_random_damage_never_answers_wrong(db4, tmp_path_factory, brute, states,
     # answers right (checked by brute force and replayed here) or says, in one line, why not
     sql = {**DAMAGES, **MORE}[damage]
     with sqlite3.connect(db4) as conn:
-        reps = [r for r, in conn.execute("select rep from class_rows where n=4 and c=3 and depth > 1 order by rep")]
+        reps = [r for (r,) in conn.execute("select rep from class_rows where n=4 and c=3 and depth > 1 order by rep")]
     rep = reps[pick % len(reps)]
     db = tmp_path_factory.mktemp("damage") / "d.sqlite"
     shutil.copy(db4, db)

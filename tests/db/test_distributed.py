@@ -4,6 +4,7 @@ address as a real cluster would be, must store exactly the levels, classes
 and parents of the single-process build; lookups on the Parquet levels
 must answer what lookups on SQLite answer; a worker killed mid-level, a
 client killed mid-build, and damaged or unreachable parts are handled."""
+
 import json
 import os
 import signal
@@ -42,15 +43,17 @@ def local(tmp_path_factory):
     path = tmp_path_factory.mktemp("local") / "local.sqlite"
     for n, c in ((4, 2), (4, 3), (4, 4)):
         wsdb.build(n, c, db=path)
-    wsdb.build(6, 3, db=path, max_depth=4)   # keys of two words
+    wsdb.build(6, 3, db=path, max_depth=4)  # keys of two words
     return path
 
 
 @pytest.fixture(autouse=True)
 def six_if_asked(request, local):
     """The 6x6 two-colour single-process build, for the slow cases only."""
-    if any(m.name == "slow" for m in request.node.iter_markers()) and \
-            Store.open(local).build_row(TreeKey.wrapslide(6, 2)) is None:
+    if (
+        any(m.name == "slow" for m in request.node.iter_markers())
+        and Store.open(local).build_row(TreeKey.wrapslide(6, 2)) is None
+    ):
         wsdb.build(6, 2, db=local)
 
 
@@ -61,23 +64,26 @@ def same_tree(local, db, n, c):
 
 
 SIX = pytest.param(6, 2, None, marks=pytest.mark.slow, id="6x6-c2")
-FOUR = pytest.param(4, 4, 8, marks=pytest.mark.slow, id="4-4-8")   # 6 s; 4x4 four colours is killed below
+FOUR = pytest.param(4, 4, 8, marks=pytest.mark.slow, id="4-4-8")  # 6 s; 4x4 four colours is killed below
 
 
 @pytest.mark.parametrize("n,c,partitions", [(4, 2, None), (4, 3, 4), FOUR, (6, 3, 4), SIX])
 def test_dask_build_equals_the_single_process_build(cluster, local, tmp_path, n, c, partitions):
     db = tmp_path / "d.sqlite"
     depth = 4 if (n, c) == (6, 3) else None
-    tree, row = build_distributed(wrapslide(n, c), str(tmp_path / "levels"), db=db, scheduler=cluster[0],
-                                  partitions=partitions, max_depth=depth)
+    tree, row = build_distributed(
+        wrapslide(n, c), str(tmp_path / "levels"), db=db, scheduler=cluster[0], partitions=partitions, max_depth=depth
+    )
     assert tree.complete == (depth is None) and row["levels"] == str(tmp_path / "levels")
     same_tree(local, db, n, c)
-    if depth:   # a partial tree of two-word keys: verify reads and proves it too
+    if depth:  # a partial tree of two-word keys: verify reads and proves it too
         from wsdb.db.verify import verify
+
         assert verify(n, c, db=db).ok
     man = LevelFolder(str(tmp_path / "levels")).manifest()
-    assert man.complete == (depth is None) and [lv.classes for lv in man.levels] == [r["classes"] for r in
-                                                                 Store.open(db).level_rows(TreeKey.wrapslide(n, c))]
+    assert man.complete == (depth is None) and [lv.classes for lv in man.levels] == [
+        r["classes"] for r in Store.open(db).level_rows(TreeKey.wrapslide(n, c))
+    ]
 
 
 def test_lookups_on_parquet_levels_equal_lookups_on_sqlite(cluster, local, tmp_path):
@@ -87,9 +93,10 @@ def test_lookups_on_parquet_levels_equal_lookups_on_sqlite(cluster, local, tmp_p
     ours, theirs = wsdb.lookup_many(states, db=db), wsdb.lookup_many(states, db=local)
     assert [a.to_dict() for a in ours] == [b.to_dict() for b in theirs]
     p = wrapslide(4, 4)
-    for s, ans in zip(states, ours):   # replayed here too: every answer ends solved in its length
-        cells = p.apply(wsdb.parse_state(s)[1] if isinstance(wsdb.parse_state(s), tuple) else wsdb.parse_state(s),
-                        ans.moves)
+    for s, ans in zip(states, ours):  # replayed here too: every answer ends solved in its length
+        cells = p.apply(
+            wsdb.parse_state(s)[1] if isinstance(wsdb.parse_state(s), tuple) else wsdb.parse_state(s), ans.moves
+        )
         assert p.is_solved(cells) and len(ans.moves) == ans.distance
 
 
@@ -101,7 +108,7 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
     a = run("stats", "--n", 4, "--c", 3, "--db", db, "--json")
     b = run("stats", "--n", 4, "--c", 3, "--db", local, "--json")
     drop = ("built_at", "seconds", "levels")
-    strip = lambda r: {k: v for k, v in json.loads(r.output).items() if k not in drop}   # noqa: E731
+    strip = lambda r: {k: v for k, v in json.loads(r.output).items() if k not in drop}  # noqa: E731
     assert strip(a) == strip(b)
     out_a, out_b = tmp_path / "a.csv", tmp_path / "b.csv"
     assert run("export", out_a, "--n", 4, "--c", 3, "--db", db, "-q").exit_code == 0
@@ -109,7 +116,7 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
     assert out_a.read_text() == out_b.read_text()
     # info names the levels and their size there: every file's bytes, counted here
     on_disk = sum(f.stat().st_size for f in (tmp_path / "lv").rglob("*") if f.is_file())
-    row, = [json.loads(line) for line in run("info", "--db", db, "--json").output.splitlines()]
+    (row,) = [json.loads(line) for line in run("info", "--db", db, "--json").output.splitlines()]
     assert (row["parquet_levels"], row["parquet_bytes"], row["db_bytes"]) == (str(tmp_path / "lv"), on_disk, 0)
     assert f"of Parquet levels at {tmp_path / 'lv'};" in run("info", "--db", db).output
     (tmp_path / "lv").rename(tmp_path / "gone")
@@ -120,7 +127,7 @@ def test_verify_and_stats_read_parquet_levels(cluster, local, tmp_path, run):
 KILLS = [(4, 4, 7), pytest.param(6, 2, 4, marks=pytest.mark.slow, id="6x6-c2")]
 
 
-@pytest.mark.slow   # 13 s: Dask's own retry of a lost task; the client killed is in the default run
+@pytest.mark.slow  # 13 s: Dask's own retry of a lost task; the client killed is in the default run
 @pytest.mark.parametrize("n,c,after", KILLS)
 def test_a_worker_killed_mid_level_is_retried_by_dask(cluster, local, tmp_path, n, c, after):
     address, client = cluster
@@ -144,14 +151,32 @@ def test_a_worker_killed_mid_level_is_retried_by_dask(cluster, local, tmp_path, 
     t.join(5)
     assert killed
     same_tree(local, db, n, c)
-    client.wait_for_workers(2, timeout=60)   # the nanny brings it back for the next test
+    client.wait_for_workers(2, timeout=60)  # the nanny brings it back for the next test
 
 
 @pytest.mark.parametrize("n,c,after", KILLS)
 def test_a_killed_client_resumes_from_its_last_level(cluster, local, tmp_path, n, c, after):
     db, levels = tmp_path / "d.sqlite", tmp_path / "lv"
-    cmd = [sys.executable, "-m", "wsdb", "build", "--n", str(n), "--c", str(c), "--engine", "dask", "--scheduler",
-           cluster[0], "--levels", str(levels), "--db", str(db), "--partitions", "8"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "wsdb",
+        "build",
+        "--n",
+        str(n),
+        "--c",
+        str(c),
+        "--engine",
+        "dask",
+        "--scheduler",
+        cluster[0],
+        "--levels",
+        str(levels),
+        "--db",
+        str(db),
+        "--partitions",
+        "8",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -161,7 +186,7 @@ def test_a_killed_client_resumes_from_its_last_level(cluster, local, tmp_path, n
     proc.kill()
     proc.wait()
     recorded = LevelFolder(str(levels)).manifest().height
-    assert not LevelFolder(str(levels)).manifest().complete   # killed before the end
+    assert not LevelFolder(str(levels)).manifest().complete  # killed before the end
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     same_tree(local, db, n, c)
@@ -176,15 +201,41 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     build_distributed(wrapslide(4, 3), str(levels), db=db, scheduler=cluster[0], partitions=4)
     before = db.read_bytes()
     # an unreachable scheduler
-    res = run("build", "--n", 4, "--c", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9",
-              "--db", db, "--levels", tmp_path / "x")
+    res = run(
+        "build",
+        "--n",
+        4,
+        "--c",
+        2,
+        "--engine",
+        "dask",
+        "--scheduler",
+        "tcp://127.0.0.1:9",
+        "--db",
+        db,
+        "--levels",
+        tmp_path / "x",
+    )
     assert res.exit_code == 2 and res.stderr.strip().startswith("wsdb: cannot reach the Dask scheduler")
-    assert "connection refused" in res.stderr   # said at once: nothing listens at port 9
+    assert "connection refused" in res.stderr  # said at once: nothing listens at port 9
     assert len(res.stderr.strip().splitlines()) == 1
     # a levels URL that cannot be written
     (tmp_path / "afile").write_text("x")
-    res = run("build", "--n", 4, "--c", 2, "--engine", "dask", "--scheduler", cluster[0], "--db", db,
-              "--levels", tmp_path / "afile" / "sub")
+    res = run(
+        "build",
+        "--n",
+        4,
+        "--c",
+        2,
+        "--engine",
+        "dask",
+        "--scheduler",
+        cluster[0],
+        "--db",
+        db,
+        "--levels",
+        tmp_path / "afile" / "sub",
+    )
     assert res.exit_code == 2 and "is not writable" in res.stderr and "Traceback" not in res.stderr
     assert db.read_bytes() == before
     state = "1212/2121/1313/3131"
@@ -194,21 +245,24 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     man_path = levels / "_manifest.json"
     text = man_path.read_text()
     man = json.loads(text)
-    for lv in man["levels"]:   # every file one row short of what the manifest says
+    for lv in man["levels"]:  # every file one row short of what the manifest says
         lv["rows"] = [r + 1 for r in lv["rows"]]
         lv["classes"] += lv["partitions"]
     man_path.write_text(json.dumps(man))
     for args in (("lookup", state), ("verify", "--n", 4, "--c", 3, "-q")):
         res = run(*args, "--db", db)
-        said = (res.stderr + res.stdout).strip().splitlines()   # verify names the fault on stdout
+        said = (res.stderr + res.stdout).strip().splitlines()  # verify names the fault on stdout
         assert res.exit_code == 1 and len(said) == 1 and "manifest says" in said[0], res.output
     man_path.write_text(text)
     assert run("lookup", state, "--db", db).output == good.output
     # a missing partition file
     part = levels / "depth_03" / "part-00001.parquet"
     part.rename(tmp_path / "kept.parquet")
-    for args in (("lookup", state), ("verify", "--n", 4, "--c", 3, "-q"), ("export", tmp_path / "o.csv",
-                                                                         "--n", 4, "--c", 3)):
+    for args in (
+        ("lookup", state),
+        ("verify", "--n", 4, "--c", 3, "-q"),
+        ("export", tmp_path / "o.csv", "--n", 4, "--c", 3),
+    ):
         res = run(*args, "--db", db)
         assert res.exit_code == 1 and "part-00001.parquet is missing" in res.stderr + res.stdout, res.output
     assert not (tmp_path / "o.csv").exists()
@@ -217,18 +271,21 @@ def test_bad_parts_are_one_line_and_lose_nothing(cluster, tmp_path, run):
     assert db.read_bytes() == before
 
 
-@pytest.mark.parametrize("host,client_cache,expected", [
-    ("here", None, None),                  # numba's own cache beside the code, as the client's
-    ("here", "/client/cache", "/client/cache"),
-    ("elsewhere", None, "per host"),       # another machine: never a cache file shared with it
-    ("elsewhere", "/client/cache", "per host"),
-    ("here", "rel/cache", "absolute"),     # named from the client's folder, found from the worker's
-])
+@pytest.mark.parametrize(
+    "host,client_cache,expected",
+    [
+        ("here", None, None),  # numba's own cache beside the code, as the client's
+        ("here", "/client/cache", "/client/cache"),
+        ("elsewhere", None, "per host"),  # another machine: never a cache file shared with it
+        ("elsewhere", "/client/cache", "per host"),
+        ("here", "rel/cache", "absolute"),  # named from the client's folder, found from the worker's
+    ],
+)
 def test_workers_share_the_clients_kernels_on_its_machine_only(monkeypatch, host, client_cache, expected):
     from wsdb.db import distributed as d
 
     monkeypatch.setattr(d.socket, "gethostname", lambda: "here")
-    monkeypatch.setenv("NUMBA_CACHE_DIR", "")   # recorded, so that the setup's own setting is undone
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")  # recorded, so that the setup's own setting is undone
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setenv("NUMBA_NUM_THREADS", "2")
     d.NumbaSettings(host=host, cache=client_cache).setup()

@@ -2,6 +2,7 @@
 loaded into a database as class rows must be the single-process build, row
 for row, and prove itself with verify; damaged levels and a tree already
 stored are refused in one line with nothing written."""
+
 import hashlib
 
 import numpy as np
@@ -46,8 +47,9 @@ def test_an_import_stores_the_single_process_rows(source, tmp_path, run, n, c):
     assert res.exit_code == 0, res.output
     same_rows(local, db, n, c)
     tree = TreeKey.wrapslide(n, c)
-    assert Store.open(db).build_row(tree)["seconds"] == pytest.approx(0.5 * (Store.open(local).build_row(tree)
-                                                                             ["height"] + 1))
+    assert Store.open(db).build_row(tree)["seconds"] == pytest.approx(
+        0.5 * (Store.open(local).build_row(tree)["height"] + 1)
+    )
     assert run("verify", "--n", n, "--c", c, "--db", db, "-q").exit_code == 0
 
 
@@ -55,7 +57,7 @@ def test_an_import_replaces_the_levels_its_own_build_names(source, tmp_path, run
     local, levels = source
     db = tmp_path / "own.sqlite"
     assert run("import", levels[(4, 3)], "--db", db, "-q").exit_code == 0
-    store = Store.open(db, write=True)   # as a dask build leaves it: the row names the levels
+    store = Store.open(db, write=True)  # as a dask build leaves it: the row names the levels
     store.update_build(TreeKey.wrapslide(4, 3), {"levels": levels[(4, 3)]})
     store.close()
     assert Store.open(db).build_row(TreeKey.wrapslide(4, 3))["levels"] == levels[(4, 3)]
@@ -87,10 +89,15 @@ def test_damaged_levels_are_one_line_and_write_nothing(source, tmp_path, run):
     shutil.copytree(levels[(4, 3)], bad)
     victim = bad / "depth_06" / "part-00002.parquet"
     db = tmp_path / "new.sqlite"
-    cases = [("a missing file", lambda: victim.unlink(), "part-00002.parquet is missing"),
-             ("a replaced file", lambda: shutil.copy(bad / "depth_07" / "part-00002.parquet", victim),
-              "part-00002.parquet holds"),
-             ("no manifest", lambda: (bad / "_manifest.json").unlink(), "no manifest")]
+    cases = [
+        ("a missing file", lambda: victim.unlink(), "part-00002.parquet is missing"),
+        (
+            "a replaced file",
+            lambda: shutil.copy(bad / "depth_07" / "part-00002.parquet", victim),
+            "part-00002.parquet holds",
+        ),
+        ("no manifest", lambda: (bad / "_manifest.json").unlink(), "no manifest"),
+    ]
     for what, damage, said in cases:
         damage()
         res = run("import", bad, "--db", db, "-q")
@@ -124,10 +131,11 @@ def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path,
     db = tmp_path / "cut.sqlite"
     real = RealStore.add_level
 
-    def add_level(self, key, row, columns, totals):   # the import dies after storing depth 5
+    def add_level(self, key, row, columns, totals):  # the import dies after storing depth 5
         real(self, key, row, columns, totals)
         if row["depth"] == 5:
             raise KeyboardInterrupt
+
     monkeypatch.setattr(RealStore, "add_level", add_level)
     res = run("import", levels[(4, 3)], "--db", db, "-q")
     assert res.exit_code == 130 and "run it again" in res.stderr

@@ -2,6 +2,7 @@
 documents, local and through an fsspec URL, and give the rows of `wsdb
 export` of the same tree (written by another path: SQL rows streamed to one
 file); each file names its tree; folders of the first layout still read."""
+
 import json
 import shutil
 
@@ -31,8 +32,10 @@ def tree(tmp_path_factory):
     levels = base / "levels"
     write_levels(db, 4, 3, str(levels))
     from wsdb.stats.export import export
+
     export(4, 3, base / "export.parquet", db=db)
     import pandas as pd
+
     expected = pd.read_parquet(base / "export.parquet")[COLUMNS]
     return db, levels, _rows(expected)
 
@@ -40,10 +43,15 @@ def tree(tmp_path_factory):
 def _rows(df) -> list[tuple]:
     """The rows as plain Python values, sorted: a null parent is None."""
     df = df[COLUMNS]
-    return sorted((int(r), int(d), None if p is None or p != p else int(p), int(o))
-                  for r, d, p, o in zip(df["rep"].tolist(), df["depth"].tolist(),
-                                        df["parent"].astype(object).where(df["parent"].notna(), None).tolist(),
-                                        df["orbit_size"].tolist()))
+    return sorted(
+        (int(r), int(d), None if p is None or p != p else int(p), int(o))
+        for r, d, p, o in zip(
+            df["rep"].tolist(),
+            df["depth"].tolist(),
+            df["parent"].astype(object).where(df["parent"].notna(), None).tolist(),
+            df["orbit_size"].tolist(),
+        )
+    )
 
 
 def test_the_export_is_the_tree(tree):
@@ -83,8 +91,9 @@ def test_duckdb_reads_the_folder_with_hive_partitioning(tree):
     duckdb = pytest.importorskip("duckdb")
     _, levels, expected = tree
     con = duckdb.connect()
-    got = con.execute(f"select rep, depth, parent, orbit_size from read_parquet('{levels}/**/*.parquet', "
-                      "hive_partitioning = true)").fetchall()
+    got = con.execute(
+        f"select rep, depth, parent, orbit_size from read_parquet('{levels}/**/*.parquet', hive_partitioning = true)"
+    ).fetchall()
     assert sorted(got) == expected
     meta = con.execute(f"select key, value from parquet_kv_metadata('{levels}/depth_00/*.parquet')").fetchall()
     assert (b"wsdb.puzzle", b"wrapslide") in meta
@@ -102,8 +111,10 @@ def test_readers_open_an_fsspec_url(tree):
         duckdb = pytest.importorskip("duckdb")
         con = duckdb.connect()
         con.register_filesystem(mem)
-        got = con.execute("select rep, depth, parent, orbit_size from "
-                          "read_parquet('memory://readers-levels/**/*.parquet', hive_partitioning = true)").fetchall()
+        got = con.execute(
+            "select rep, depth, parent, orbit_size from "
+            "read_parquet('memory://readers-levels/**/*.parquet', hive_partitioning = true)"
+        ).fetchall()
         assert sorted(got) == expected
     finally:
         mem.rm("/readers-levels", recursive=True)

@@ -1,4 +1,5 @@
 """Which database --db / WSDB_DB / the default names (wsdb/db/location.py)."""
+
 import pytest
 
 import wsdb
@@ -30,7 +31,7 @@ def test_other_servers_are_refused_and_postgresql_gets_its_driver():
         resolve("mysql://localhost/wsdb")
     where = resolve("postgresql://ann:secret@db.example:5433/wsdb")
     assert where.url == "postgresql+psycopg://ann:secret@db.example:5433/wsdb" and where.path is None
-    assert "secret" not in where.label and where.label.endswith("ann@db.example:5433/wsdb")
+    assert "secret" not in where.label and where.label.endswith("ann:***@db.example:5433/wsdb")  # SQLAlchemy's masking
     assert resolve("postgres://h/w").url == "postgresql+psycopg://h/w"
 
 
@@ -44,6 +45,7 @@ def test_open_if_present_only_excuses_the_default(tmp_path, monkeypatch):
 
 def test_postgresql_without_its_driver_is_one_line(run, monkeypatch):
     import importlib.util
+
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name, *a))
     with pytest.raises(WsdbError, match=r"pip install 'wsdb\[postgresql\]'"):

@@ -1,4 +1,5 @@
 """Lookup (wsdb/db/lookup.py): distances are optimal, sequences solve."""
+
 import json
 
 import pytest

@@ -7,6 +7,7 @@ The server is started here with the machine's own ``initdb`` and
 temporary directory and a loopback port, and stopped afterwards. The
 tests are skipped only where no server binary exists.
 """
+
 import contextlib
 import glob
 import os
@@ -27,8 +28,9 @@ pytestmark = pytest.mark.integration
 
 
 def _server_binaries() -> Path | None:
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) + \
-            [str(Path(p).parent) for p in filter(None, [shutil.which("pg_ctl")])]:
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True) + [
+        str(Path(p).parent) for p in filter(None, [shutil.which("pg_ctl")])
+    ]:
         if (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
             return Path(folder)
     return None
@@ -41,18 +43,34 @@ def pg_url():
         pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
     base = Path(tempfile.mkdtemp(prefix="wsdb-pg-"))
     as_user = []
-    if os.geteuid() == 0:   # PostgreSQL refuses to run as root
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
         as_user = ["runuser", "-u", "postgres", "--"]
         shutil.chown(base, "postgres")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     data = base / "data"
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "wsdb", "--auth=trust", "-E", "UTF8"],
-                   check=True, capture_output=True)
-    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o",
-                    f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "wsdb", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [
+            *as_user,
+            str(bindir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(base / "log"),
+            "-w",
+            "-o",
+            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         import psycopg
 
@@ -60,14 +78,16 @@ def pg_url():
             conn.execute("create database wsdb")
         yield f"postgresql://wsdb@127.0.0.1:{port}/wsdb"
     finally:
-        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(
+            [*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+        )
         shutil.rmtree(base, ignore_errors=True)
 
 
 def cli(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True,
-                          input=input, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True, input=input, timeout=600
+    )
 
 
 def pg_rows(url, sql):
@@ -87,7 +107,7 @@ def built(pg_url):
     for c in (3, 4):
         res = cli("build", "--n", 4, "--c", c, "--db", pg_url, "-q")
         assert res.returncode == 0, res.stderr
-    res = cli("build", "--n", 6, "--c", 3, "--max-depth", 4, "--db", pg_url, "-q")   # keys wider than 63 bits
+    res = cli("build", "--n", 6, "--c", 3, "--max-depth", 4, "--db", pg_url, "-q")  # keys wider than 63 bits
     assert res.returncode == 0, res.stderr
     return pg_url
 
@@ -104,9 +124,12 @@ def test_builds_store_the_same_rows_as_sqlite(built, db4, tmp_path):
     assert pg_rows(built, q) == lite_rows(lite, q)
     # wide keys: PostgreSQL holds numbers, SQLite big-endian bytes of the same value
     pg = pg_rows(built, "select rep, depth, parent, orbit_size from class_rows where n=6 and c=3 order by rep")
-    lt = [(int.from_bytes(r, "big"), d, None if p is None else int.from_bytes(p, "big"), o)
-          for r, d, p, o in lite_rows(lite, "select rep, depth, parent, orbit_size from class_rows "
-                                            "where n=6 and c=3 order by rep")]
+    lt = [
+        (int.from_bytes(r, "big"), d, None if p is None else int.from_bytes(p, "big"), o)
+        for r, d, p, o in lite_rows(
+            lite, "select rep, depth, parent, orbit_size from class_rows where n=6 and c=3 order by rep"
+        )
+    ]
     assert pg == sorted(lt)
     # the classes view computes the same grids on both
     for n, c, path in ((4, 4, db4), (6, 3, lite)):
@@ -118,23 +141,27 @@ def test_lookup_stats_verify_info_on_postgresql(built, db4):
     states = [wsdb.format_state(s) for s in wsdb.random_states(wsdb.wrapslide(4, 4), 300, seed=11)]
     res = cli("lookup", "-", "--db", built, input="\n".join(states) + "\n")
     assert res.returncode == 0, res.stderr
-    want = [f"{a.state}: {a.distance} moves: {' '.join(a.moves) or '(solved)'}"
-            for a in wsdb.lookup_many(states, db=db4)]
+    want = [
+        f"{a.state}: {a.distance} moves: {' '.join(a.moves) or '(solved)'}" for a in wsdb.lookup_many(states, db=db4)
+    ]
     assert res.stdout.splitlines() == want
     six = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(6, 3), 1, seed=2)[0])
     res = cli("lookup", six, "--db", built)
     assert res.returncode == 0 and "more than 4 moves" in res.stdout, res.stderr
-    all_answer(built, ["verify", "--n", 6, "--c", 3], ["stats"], ["info"])   # keys wider than 63 bits
+    all_answer(built, ["verify", "--n", 6, "--c", 3], ["stats"], ["info"])  # keys wider than 63 bits
     # each tree's size on disk is its own table's: at least a key of 8 bytes a class
     from wsdb.stats import builds
+
     sizes = builds(built, root=None)
     assert sizes.db_bytes.notna().all() and (sizes.db_bytes >= 8 * sizes.classes).all(), sizes
 
 
-@pytest.mark.slow   # 6 s: verify of the 4x4 trees, and the solver
+@pytest.mark.slow  # 6 s: verify of the 4x4 trees, and the solver
 def test_verify_and_solve_every_grid_on_postgresql(built):
     state = wsdb.format_state(wsdb.random_states(wsdb.wrapslide(4, 4), 1, seed=11)[0])
-    all_answer(built, ["verify", "--n", 4, "--c", 4], ["verify", "--n", 4, "--c", 3], ["solve", state, "--time-limit", 5])
+    all_answer(
+        built, ["verify", "--n", 4, "--c", 4], ["verify", "--n", 4, "--c", 3], ["solve", state, "--time-limit", 5]
+    )
 
 
 def all_answer(url, *commands):
@@ -152,8 +179,12 @@ def test_schema_matches_the_models_on_postgresql(built):
     from wsdb.db.schema import metadata
     from wsdb.db.store import HEAD, Store
 
-    parts = {name for (name,) in pg_rows(built, "select inhrelid::regclass::text from pg_inherits "
-                                                "where inhparent = 'class_rows'::regclass")}
+    parts = {
+        name
+        for (name,) in pg_rows(
+            built, "select inhrelid::regclass::text from pg_inherits where inhparent = 'class_rows'::regclass"
+        )
+    }
     store = Store.open(built)
     with store.sql.connect() as conn:
         # the tree tables, partitions of class_rows (wsdb/db/tree_tables.py), are no tables of the models
@@ -163,8 +194,11 @@ def test_schema_matches_the_models_on_postgresql(built):
     # one partition per stored tree, each finished one keyed on rep: a class is stored once
     trees = pg_rows(built, "select count(*) from builds")[0][0]
     assert len(parts) == trees >= 3
-    keys = pg_rows(built, "select conrelid::regclass::text, pg_get_constraintdef(oid) from pg_constraint "
-                          "where contype = 'p' and conrelid::regclass::text like 'class_rows_%'")
+    keys = pg_rows(
+        built,
+        "select conrelid::regclass::text, pg_get_constraintdef(oid) from pg_constraint "
+        "where contype = 'p' and conrelid::regclass::text like 'class_rows_%'",
+    )
     assert sorted(keys) == sorted((p, "PRIMARY KEY (rep)") for p in parts)
 
 
@@ -185,15 +219,17 @@ def test_bad_input_and_missing_builds_on_postgresql(built):
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
 
 
-@pytest.mark.slow   # 4 s: the resume of tests/db/test_store.py, after kill -9, on PostgreSQL
+@pytest.mark.slow  # 4 s: the resume of tests/db/test_store.py, after kill -9, on PostgreSQL
 def test_an_interrupted_build_resumes_on_postgresql(built, db4):
-    driver = ("import os, signal, sys\nfrom wsdb.cli import main\nfrom wsdb.db import store\n"
-              "real = store.Store.add_level\n"
-              "def add_level(self, key, row, columns, totals):\n"
-              "    real(self, key, row, columns, totals)\n"
-              "    if row['depth'] == 6: os.kill(os.getpid(), signal.SIGKILL)\n"
-              "store.Store.add_level = add_level\n"
-              "sys.argv = ['wsdb', 'build', '--n', '4', '--c', '2', '--db', sys.argv[1], '-q']\nmain()\n")
+    driver = (
+        "import os, signal, sys\nfrom wsdb.cli import main\nfrom wsdb.db import store\n"
+        "real = store.Store.add_level\n"
+        "def add_level(self, key, row, columns, totals):\n"
+        "    real(self, key, row, columns, totals)\n"
+        "    if row['depth'] == 6: os.kill(os.getpid(), signal.SIGKILL)\n"
+        "store.Store.add_level = add_level\n"
+        "sys.argv = ['wsdb', 'build', '--n', '4', '--c', '2', '--db', sys.argv[1], '-q']\nmain()\n"
+    )
     killed = subprocess.run([sys.executable, "-c", driver, built], capture_output=True, text=True, timeout=300)
     assert killed.returncode == -9
     res = cli("lookup", "1122/1122/2222/2222", "--db", built)
@@ -203,7 +239,7 @@ def test_an_interrupted_build_resumes_on_postgresql(built, db4):
     assert pg_rows(built, q) == lite_rows(db4, q)
 
 
-@pytest.mark.slow   # 7 s: stored solver runs, as on SQLite in the default run
+@pytest.mark.slow  # 7 s: stored solver runs, as on SQLite in the default run
 def test_solver_runs_on_postgresql(built, db4, tmp_path):
     import shutil
 
@@ -220,20 +256,27 @@ def test_solver_runs_on_postgresql(built, db4, tmp_path):
     assert res.returncode == 0 and '"mean_gap_exact": 0.0' in res.stdout, res.stderr
 
 
-@pytest.mark.slow   # three more puzzles' trees, each built twice: 20 s
+@pytest.mark.slow  # three more puzzles' trees, each built twice: 20 s
 def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
     lite = tmp_path / "other.sqlite"
-    trees = [("rubiks-slide-hard", "1110/0100/0000/0000", None), ("rubeish", "123/456/789", 4),
-             ("rubiks-slide-hard", "1234/5678/9ABC/DEFG", 3)]   # the last: 64-bit keys, BLOBs in SQLite
+    trees = [
+        ("rubiks-slide-hard", "1110/0100/0000/0000", None),
+        ("rubeish", "123/456/789", 4),
+        ("rubiks-slide-hard", "1234/5678/9ABC/DEFG", 3),
+    ]  # the last: 64-bit keys, BLOBs in SQLite
     for puzzle, goal, depth in trees:
         extra = [] if depth is None else ["--max-depth", depth]
         for db in (built, lite):
-            res = cli("build", "--puzzle", puzzle, "--n", len(goal.split("/")), "--goal", goal, *extra, "--db", db, "-q")
+            res = cli(
+                "build", "--puzzle", puzzle, "--n", len(goal.split("/")), "--goal", goal, *extra, "--db", db, "-q"
+            )
             assert res.returncode == 0, res.stderr
-        q = (f"select grid, depth, orbit_size from classes where puzzle = '{puzzle}' and root = '{goal}' "
-             "order by depth, grid")
+        q = (
+            f"select grid, depth, orbit_size from classes where puzzle = '{puzzle}' and root = '{goal}' "
+            "order by depth, grid"
+        )
         assert pg_rows(built, q) == lite_rows(lite, q) and len(pg_rows(built, q)) > 100
-    for db in (built, lite):   # a board that is not square
+    for db in (built, lite):  # a board that is not square
         res = cli("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--db", db, "-q")
         assert res.returncode == 0, res.stderr
     q = "select grid, depth from classes where puzzle = 'sliding' order by grid"
@@ -244,7 +287,7 @@ def test_other_puzzles_store_and_read_the_same_on_postgresql(built, tmp_path):
     assert cli("stats", "--puzzle", "rubeish", "--db", built).returncode == 0
 
 
-@pytest.mark.slow   # 9 s: revision 0007 on PostgreSQL, up and down
+@pytest.mark.slow  # 9 s: revision 0007 on PostgreSQL, up and down
 def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
     """Revision 0007 moves a 0006 database's rows into one partition per
     tree, and back: the rows, the view's grids and the key hold throughout."""
@@ -262,8 +305,11 @@ def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
     cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
     sql = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
     q = "select n, c, root, rep, depth, parent, orbit_size from class_rows order by n, c, rep"
-    want = [(4, c, "all", *row) for c in (3, 4) for row in lite_rows(
-        db4, f"select rep, depth, parent, orbit_size from class_rows where c = {c} order by rep")]
+    want = [
+        (4, c, "all", *row)
+        for c in (3, 4)
+        for row in lite_rows(db4, f"select rep, depth, parent, orbit_size from class_rows where c = {c} order by rep")
+    ]
 
     def migrate(to):
         with sql.begin() as conn:
@@ -272,7 +318,7 @@ def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
 
     with sql.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0006")   # the schema before partitions, rows written by hand
+        command.upgrade(cfg, "0006")  # the schema before partitions, rows written by hand
     with psycopg.connect(url) as conn:
         with conn.cursor().copy("copy class_rows (n, c, root, rep, depth, parent, orbit_size) from stdin") as cp:
             for row in want:
@@ -285,12 +331,13 @@ def test_the_partitioning_migration_keeps_every_row_both_ways(pg_url, db4):
     migrate("0006")
     assert pg_rows(url, q) == want
     assert pg_rows(url, "select grid, depth from classes where c = 4 order by grid limit 300") == grids
-    assert pg_rows(url, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'class_rows_pkey'") \
-        == [("PRIMARY KEY (n, c, root, puzzle_id, rep)",)]
+    assert pg_rows(url, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'class_rows_pkey'") == [
+        ("PRIMARY KEY (n, c, root, puzzle_id, rep)",)
+    ]
     sql.dispose()
 
 
-@pytest.mark.slow   # 5 s: the import of tests/db/test_import_levels.py, into PostgreSQL by COPY
+@pytest.mark.slow  # 5 s: the import of tests/db/test_import_levels.py, into PostgreSQL by COPY
 def test_parquet_levels_import_into_postgresql_as_the_rows_of_a_build(pg_url, db4, tmp_path):
     import psycopg
 
@@ -306,11 +353,11 @@ def test_parquet_levels_import_into_postgresql_as_the_rows_of_a_build(pg_url, db
     q = "select rep, depth, parent, orbit_size from class_rows where n=4 and c=4 order by rep"
     assert pg_rows(url, q) == lite_rows(db4, q)
     assert cli("verify", "--n", 4, "--c", 4, "--db", url, "-q").returncode == 0
-    res = cli("import", tmp_path / "levels", "--db", url, "-q")   # held as rows now: refused, kept
+    res = cli("import", tmp_path / "levels", "--db", url, "-q")  # held as rows now: refused, kept
     assert res.returncode == 2 and "--force" in res.stderr and pg_rows(url, q) == lite_rows(db4, q)
 
 
-@pytest.mark.slow   # 7 s: the same resume as tests/bounds/test_shares.py, on PostgreSQL
+@pytest.mark.slow  # 7 s: the same resume as tests/bounds/test_shares.py, on PostgreSQL
 def test_a_proof_keeps_its_shares_and_resumes_on_postgresql(pg_url, exact_distance):
     # a proof cut by its effort keeps its shares in PostgreSQL; the rerun goes on from them, and a
     # fresh rerun finds every share stored already, the same
@@ -336,5 +383,7 @@ def test_a_proof_keeps_its_shares_and_resumes_on_postgresql(pg_url, exact_distan
     assert row["value"] == d and row["witness"]["shares_reused"] == kept > 0
     fresh = cli("bounds", "prove", state, "--at-least", d, "--db", url, "--fresh", "--json")
     assert fresh.returncode == 0 and json.loads(fresh.stdout)["value"] == d, fresh.stderr
-    assert pg_rows(url, "select count(*) from proof_shares")[0][0] == pg_rows(
-        url, "select count(distinct (bound, share)) from proof_shares")[0][0]
+    assert (
+        pg_rows(url, "select count(*) from proof_shares")[0][0]
+        == pg_rows(url, "select count(distinct (bound, share)) from proof_shares")[0][0]
+    )

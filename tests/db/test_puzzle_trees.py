@@ -2,6 +2,7 @@
 lookup, sample, the migration that added the ``puzzle`` column), checked
 against the documents' figures (tests/data/puzzles.json) and a plain
 breadth-first search over tuples written in tests/db/test_census.py."""
+
 import contextlib
 import csv
 import json
@@ -36,8 +37,11 @@ def plain_distances(goal, moves):
     perms = as_permutations(goal, moves)
     if perms is not None:
         symbols = sorted(set(goal))
-        return {tuple(symbols[i] for i in row): d
-                for d, level in enumerate(plain_levels(goal, perms)) for row in level.tolist()}
+        return {
+            tuple(symbols[i] for i in row): d
+            for d, level in enumerate(plain_levels(goal, perms))
+            for row in level.tolist()
+        }
     dist = {goal: 0}
     todo = deque([goal])
     while todo:
@@ -51,7 +55,7 @@ def plain_distances(goal, moves):
 
 
 def text(s, n):
-    return "/".join("".join(s[r * n:(r + 1) * n]) for r in range(n))
+    return "/".join("".join(s[r * n : (r + 1) * n]) for r in range(n))
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +69,7 @@ def test_the_rubeish_tree_has_the_published_order_and_god_number_and_plain_count
     db, tree, row = rubeish_db
     published = DATA["rubeish"]
     assert row["complete"] and row["states"] == published["states"] and row["god_number"] == published["god"]
-    plain = plain_bfs(tuple("123456789"), grid_moves_rubeish(3))   # 4 s: once
+    plain = plain_bfs(tuple("123456789"), grid_moves_rubeish(3))  # 4 s: once
     assert [lv.states for lv in tree.levels] == plain
     store = Store.open(db)
     assert [r["states"] for r in store.level_rows(TreeKey("rubeish", 3, 9, "123/456/789"))] == plain
@@ -88,7 +92,7 @@ def test_lookups_are_optimal_and_replay_to_the_goal(rubeish_db):
 def test_an_unreachable_state_is_refused_in_one_line(rubeish_db):
     db, _, _ = rubeish_db
     with pytest.raises(WsdbError, match="cannot be reached from the goal"):
-        wsdb.lookup("213/456/789", db=db, puzzle="rubeish")      # an odd permutation: not in A9
+        wsdb.lookup("213/456/789", db=db, puzzle="rubeish")  # an odd permutation: not in A9
     with pytest.raises(WsdbError, match="expected the symbols"):
         wsdb.lookup("023/456/789", db=db, puzzle="rubeish")
     with pytest.raises(WsdbError, match="has no rubeish 3x3 111/222/333 database"):
@@ -102,20 +106,21 @@ def test_a_coloured_goal_with_symmetry_stores_orbits_that_sum_to_the_reachable_s
     assert len(p.maps) == 8
     tree, row = build_puzzle(p, db=tmp_path / "e.sqlite")
     n = 3
-    right = lambda s: tuple(s[r * n + (j - 1) % n] for r in range(n) for j in range(n))   # noqa: E731
-    up = lambda s: tuple(s[((r + 1) % n) * n + j] for r in range(n) for j in range(n))    # noqa: E731
-    turn = lambda s: tuple(s[(n - 1 - j) * n + r] for r in range(n) for j in range(n))    # noqa: E731
+    right = lambda s: tuple(s[r * n + (j - 1) % n] for r in range(n) for j in range(n))  # noqa: E731
+    up = lambda s: tuple(s[((r + 1) % n) * n + j] for r in range(n) for j in range(n))  # noqa: E731
+    turn = lambda s: tuple(s[(n - 1 - j) * n + r] for r in range(n) for j in range(n))  # noqa: E731
     moves = [right, up, turn]
-    moves += [lambda s, m=m: m(m(s)) for m in (right, up)] + [lambda s: turn(turn(turn(s)))]   # inverses
+    moves += [lambda s, m=m: m(m(s)) for m in (right, up)] + [lambda s: turn(turn(turn(s)))]  # inverses
     want = plain_bfs(tuple(goal.replace("/", "")), moves)
     assert [lv.states for lv in tree.levels] == want and row["states"] == sum(want)
-    assert row["classes"] < row["states"]          # symmetry folded states into classes
+    assert row["classes"] < row["states"]  # symmetry folded states into classes
     # the classes view writes each representative in the goal's own symbols
     store = Store.open(tmp_path / "e.sqlite")
     reps, depths, _, _ = store.load(TreeKey.of(p), wsdb.engine.puzzle_engine(p).layout)
     with contextlib.closing(sqlite3.connect(tmp_path / "e.sqlite")) as conn:
-        grids = conn.execute("select grid, depth from classes where puzzle = 'rubiks-slide-easy' "
-                             "order by rep").fetchall()
+        grids = conn.execute(
+            "select grid, depth from classes where puzzle = 'rubiks-slide-easy' order by rep"
+        ).fetchall()
     decoded = wsdb.engine.puzzle_engine(p).decode(reps)
     assert grids == [(format_cells(p, cells), int(d)) for cells, d in zip(decoded, depths)]
 
@@ -136,12 +141,12 @@ def test_wrapslide_and_another_puzzle_of_the_same_size_live_side_by_side(tmp_pat
     db = tmp_path / "both.sqlite"
     wsdb.build(4, 2, db=db)
     goal = "1100/1100/0000/0000"
-    build_puzzle(get_puzzle("rubiks-slide-easy", 4, goal=goal), db=db)   # also n=4, two labels
+    build_puzzle(get_puzzle("rubiks-slide-easy", 4, goal=goal), db=db)  # also n=4, two labels
     assert wsdb.lookup("1122/1122/2222/2222", db=db).distance == 0
     assert wsdb.lookup(goal, db=db, puzzle="rubiks-slide-easy", goal=goal).distance == 0
     store = Store.open(db)
     assert [b["puzzle"] for b in store.build_rows()] == ["wrapslide", "rubiks-slide-easy"]
-    assert store.build_row(TreeKey.wrapslide(4, 2))["god_number"] == 6                      # Wrapslide's, untouched
+    assert store.build_row(TreeKey.wrapslide(4, 2))["god_number"] == 6  # Wrapslide's, untouched
     assert wsdb.verify(4, 2, db=db).ok
 
 
@@ -160,8 +165,10 @@ def test_solve_meets_a_partial_tree_at_the_exact_distance(rubeish_db, tmp_path):
 
 def _states_at(db, depths):
     with contextlib.closing(sqlite3.connect(db)) as conn:
-        return [conn.execute("select grid from classes where puzzle = 'rubeish' and depth = ? limit 1",
-                             (d,)).fetchone()[0] for d in depths]
+        return [
+            conn.execute("select grid from classes where puzzle = 'rubeish' and depth = ? limit 1", (d,)).fetchone()[0]
+            for d in depths
+        ]
 
 
 def test_random_states_are_uniform_over_the_reachable_ones(tmp_path):
@@ -171,16 +178,16 @@ def test_random_states_are_uniform_over_the_reachable_ones(tmp_path):
     build_puzzle(p, db=tmp_path / "r.sqlite")
     sampler = TreeSampler(p, tmp_path / "r.sqlite")
     drawn = Counter(format_cells(p, s) for s in sampler.draw(9000, np.random.default_rng(3)))
-    assert len(drawn) == sampler.states == 9           # every reachable state (plain search: 9), nothing else
+    assert len(drawn) == sampler.states == 9  # every reachable state (plain search: 9), nothing else
     assert max(drawn.values()) < 1.15 * 1000 and min(drawn.values()) > 0.85 * 1000
     again = np.concatenate([sampler.draw(10, g := np.random.default_rng(4)), sampler.draw(10, g)])
-    assert (again == sampler.draw(20, np.random.default_rng(4))).all()     # one stream
+    assert (again == sampler.draw(20, np.random.default_rng(4))).all()  # one stream
 
 
 def test_a_sliding_board_too_big_to_store_is_refused_before_any_work(tmp_path):
     # its ranked table holds every state at once: the count is known in advance
     # (a class tree is refused by its levels instead: test below)
-    with pytest.raises(WsdbError, match="239,500,800 states"):       # 12!/2: counted by the census only
+    with pytest.raises(WsdbError, match="239,500,800 states"):  # 12!/2: counted by the census only
         build_sliding(SlidingPuzzle(3, 4), db=tmp_path / "x.sqlite")
     assert not (tmp_path / "x.sqlite").exists()
 
@@ -211,11 +218,13 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
     goal = "101/000/101"
     built = run("build", "--puzzle", "rubiks-slide-easy", "--n", 3, "--goal", goal, "--db", db)
     assert built.exit_code == 0 and "9 states" in built.stdout and "depth   2" in built.stderr
-    drawn = run("random", "--puzzle", "rubiks-slide-easy", "--n", 3, "--goal", goal, "--count", 20,
-                "--seed", 1, "--db", db)
+    drawn = run(
+        "random", "--puzzle", "rubiks-slide-easy", "--n", 3, "--goal", goal, "--count", 20, "--seed", 1, "--db", db
+    )
     assert drawn.exit_code == 0 and len(drawn.stdout.split()) == 20
-    looked = run("lookup", "-", "--puzzle", "rubiks-slide-easy", "--goal", goal, "--json", "--db", db,
-                 input=drawn.stdout)
+    looked = run(
+        "lookup", "-", "--puzzle", "rubiks-slide-easy", "--goal", goal, "--json", "--db", db, input=drawn.stdout
+    )
     rows = [json.loads(line) for line in looked.stdout.splitlines()]
     assert [r["state"] for r in rows] == drawn.stdout.split() and all(r["puzzle"] == "rubiks-slide-easy" for r in rows)
     solved = run("solve", rows[0]["state"], "--puzzle", "rubiks-slide-easy", "--goal", goal, "--json", "--db", db)
@@ -228,27 +237,31 @@ def test_the_command_line_builds_looks_up_solves_draws_and_reports_another_puzzl
     assert "rubiks-slide-easy 3x3 101/000/101" in run("info", "--db", db).stdout
 
 
-@pytest.mark.parametrize("args, says", [
-    (("build", "--puzzle", "rubeish", "--n", 3, "--root", "single"), "--root is Wrapslide's"),
-    (("build", "--n", 4), "wrapslide needs --c"),
-    (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "is for the other puzzles"),
-    (("build", "--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected"),
-    (("lookup", "12345678", "--puzzle", "rubeish"), "expected n*n"),
-    (("solve", "123/456/789", "--puzzle", "rubeish", "--method", "beam"), "expected --method auto or meet"),
-    (("random", "--puzzle", "rubeish", "--n", 3, "--c", 3), "--c is Wrapslide's"),
-    (("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--max-depth", 3), "give no --max-depth"),
-    (("build", "--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
-    (("lookup", "12345_", "--puzzle", "sliding"), "expected its rows split by '/'"),
-    (("verify", "--n", 4), "wrapslide needs --c"),
-    (("export", "out.csv", "--puzzle", "rubeish", "--n", 3, "--c", 2), "--c is Wrapslide's"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (("build", "--puzzle", "rubeish", "--n", 3, "--root", "single"), "--root is Wrapslide's"),
+        (("build", "--n", 4), "wrapslide needs --c"),
+        (("build", "--n", 4, "--c", 2, "--goal", "1122/1122/2222/2222"), "is for the other puzzles"),
+        (("build", "--puzzle", "rubeish", "--n", 3, "--goal", "12/34"), "expected"),
+        (("lookup", "12345678", "--puzzle", "rubeish"), "expected n*n"),
+        (("solve", "123/456/789", "--puzzle", "rubeish", "--method", "beam"), "expected --method auto or meet"),
+        (("random", "--puzzle", "rubeish", "--n", 3, "--c", 3), "--c is Wrapslide's"),
+        (("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--max-depth", 3), "give no --max-depth"),
+        (("build", "--puzzle", "rubeish", "--n", 3, "--m", 4), "--m is the sliding puzzle's"),
+        (("lookup", "12345_", "--puzzle", "sliding"), "expected its rows split by '/'"),
+        (("verify", "--n", 4), "wrapslide needs --c"),
+        (("export", "out.csv", "--puzzle", "rubeish", "--n", 3, "--c", 2), "--c is Wrapslide's"),
+    ],
+)
 def test_bad_puzzle_arguments_are_one_line(run, tmp_path, args, says):
     res = run(*args, "--db", tmp_path / "none.sqlite")
     assert res.exit_code == 2 and says in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "none.sqlite").exists()      # nothing written
+    assert not (tmp_path / "none.sqlite").exists()  # nothing written
 
 
 # ---- the sliding-tile puzzle: its tree from the ranked table ---------------------------
+
 
 def plain_slide(state, name, cols):
     """The sliding rules written here: move D slides the tile above the
@@ -282,7 +295,7 @@ def test_the_sliding_tree_holds_every_solvable_state_at_its_distance(sliding_db,
 
 
 def test_sliding_lookups_replay_by_the_rules_to_the_goal_in_the_stored_number_of_moves(sliding_db):
-    with contextlib.closing(sqlite3.connect(sliding_db)) as conn:   # every 2x3 state, as the view writes it
+    with contextlib.closing(sqlite3.connect(sliding_db)) as conn:  # every 2x3 state, as the view writes it
         rows = conn.execute("select grid, depth from classes where puzzle = 'sliding' and n = 2").fetchall()
     assert len(rows) == 360
     answers = wsdb.lookup_many([g for g, _ in rows], db=sliding_db, puzzle="sliding")
@@ -301,14 +314,14 @@ def test_sliding_lookups_replay_by_the_rules_to_the_goal_in_the_stored_number_of
 def test_random_sliding_states_cover_the_solvable_ones_evenly(sliding_db):
     sampler = TreeSampler(SlidingPuzzle(2, 3), sliding_db)
     drawn = Counter(SlidingPuzzle(2, 3).format(s) for s in sampler.draw(36_000, np.random.default_rng(8)))
-    assert len(drawn) == 360 and min(drawn.values()) > 50 and max(drawn.values()) < 150   # 100 each expected
+    assert len(drawn) == 360 and min(drawn.values()) > 50 and max(drawn.values()) < 150  # 100 each expected
 
 
 def test_the_command_line_stores_and_reads_a_sliding_board(run, tmp_path):
     db = tmp_path / "s.sqlite"
     built = run("build", "--puzzle", "sliding", "--n", 2, "--m", 3, "--db", db)
     assert built.exit_code == 0 and "360 states, God number 21" in built.stdout
-    res = run("lookup", "--puzzle", "sliding", "45_/123", "--db", db)   # the board's one antipode (the census's)
+    res = run("lookup", "--puzzle", "sliding", "45_/123", "--db", db)  # the board's one antipode (the census's)
     assert res.exit_code == 0 and res.stdout.startswith("45_/123: 21 moves: ")
     drawn = run("random", "--puzzle", "sliding", "--n", 2, "--m", 3, "--count", 5, "--seed", 2, "--db", db)
     bad = run("apply", "87_/654/321", "D", "--puzzle", "sliding")
@@ -324,9 +337,11 @@ def test_verify_proves_other_trees_and_names_damage(rubeish_db, sliding_db, tmp_
     assert verify_puzzle(SlidingPuzzle(3, 3), db=sliding_db).ok
     broken = tmp_path / "broken.sqlite"
     shutil.copy(sliding_db, broken)
-    with contextlib.closing(sqlite3.connect(broken)) as conn:   # a 3x3 state moved one level deeper
-        conn.execute("update class_rows set depth = depth + 1 where n = 3 and rep = "
-                     "(select rep from class_rows where n = 3 and depth = 10 limit 1)")
+    with contextlib.closing(sqlite3.connect(broken)) as conn:  # a 3x3 state moved one level deeper
+        conn.execute(
+            "update class_rows set depth = depth + 1 where n = 3 and rep = "
+            "(select rep from class_rows where n = 3 and depth = 10 limit 1)"
+        )
         conn.commit()
     report = verify_puzzle(SlidingPuzzle(3, 3), db=broken)
     assert not report.ok and "depth" in report.problem
@@ -339,7 +354,9 @@ def test_export_writes_the_rows_the_view_shows(sliding_db, tmp_path, run):
     with open(out) as f:
         rows = [(r["grid"], int(r["depth"])) for r in csv.DictReader(f)]
     with contextlib.closing(sqlite3.connect(sliding_db)) as conn:
-        view = conn.execute("select grid, depth from classes where puzzle = 'sliding' and n = 2 order by rep").fetchall()
+        view = conn.execute(
+            "select grid, depth from classes where puzzle = 'sliding' and n = 2 order by rep"
+        ).fetchall()
     assert rows == view
 
 
@@ -359,5 +376,6 @@ def test_a_puzzle_is_refused_by_its_levels_not_by_its_labels(tmp_path, monkeypat
     with pytest.raises(WsdbError, match="give --max-depth D"):
         build_puzzle(get_puzzle("rubeish", 3), db=db)
     from wsdb.db.verify import verify_puzzle
+
     report = verify_puzzle(get_puzzle("rubeish", 3), db=db)
     assert report.ok and not report.complete, report.problem

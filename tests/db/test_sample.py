@@ -1,7 +1,9 @@
 """Random states drawn from a stored tree (wsdb/db/sample.py): with a depth,
 every state at that distance from solved and nothing else, evenly. Checked
 against the brute-force search over raw states (tests/bruteforce.py)."""
+
 import json
+import re
 from collections import Counter
 
 import numpy as np
@@ -22,9 +24,9 @@ def test_a_level_is_drawn_whole_and_evenly(db4, brute, c, depth):
     sampler = TreeSampler(wrapslide(4, c), db4, depth=depth)
     assert sampler.states == size
     drawn = Counter(map(bytes, sampler.draw(100 * size, np.random.default_rng(11))))
-    assert len(drawn) == size                                          # every state of the level ...
-    assert {truth.distance(np.frombuffer(s, np.uint8)) for s in drawn} == {depth}   # ... and no other
-    assert min(drawn.values()) > 55 and max(drawn.values()) < 150      # 100 each expected
+    assert len(drawn) == size  # every state of the level ...
+    assert {truth.distance(np.frombuffer(s, np.uint8)) for s in drawn} == {depth}  # ... and no other
+    assert min(drawn.values()) > 55 and max(drawn.values()) < 150  # 100 each expected
 
 
 def test_four_colours_reach_every_relabelling(db4, thesis):
@@ -44,8 +46,12 @@ def test_a_partial_tree_serves_its_levels_and_says_where_it_stops(tmp_path):
     wsdb.build(4, 4, db=db, max_depth=4)
     states = TreeSampler(wrapslide(4, 4), db, depth=4).draw(50, np.random.default_rng(1))
     assert {a.distance for a in wsdb.lookup_many([format_state(s, 4) for s in states], db=db)} == {4}
-    with pytest.raises(WsdbError, match=r"expected 0 to 4, where it stops \(`wsdb build --n 4 --c 4 "
-                                        r"--max-depth 5` grows it\)"):
+    with pytest.raises(
+        WsdbError,
+        # the command names the database the user named, so that it can be copied as it stands
+        match=rf"expected 0 to 4, where it stops \(`wsdb build --n 4 --c 4 --db {re.escape(str(db))} "
+        r"--max-depth 5` grows it\)",
+    ):
         TreeSampler(wrapslide(4, 4), db, depth=5)
 
 
@@ -54,7 +60,7 @@ def test_the_command(run, db4):
     rows = [json.loads(line) for line in res.stdout.splitlines()]
     assert res.exit_code == 0 and len(rows) == 30 and {r["depth"] for r in rows} == {9}
     again = run("random", "--n", 4, "--c", 3, "--depth", 9, "--count", 30, "--seed", 2, "--db", db4)
-    assert again.stdout.split() == [r["state"] for r in rows]               # the seed repeats the draw
+    assert again.stdout.split() == [r["state"] for r in rows]  # the seed repeats the draw
     looked = wsdb.lookup_many(again.stdout.split(), db=db4)
     assert {a.distance for a in looked} == {9}
     past = run("random", "--n", 4, "--c", 3, "--depth", 11, "--db", db4)

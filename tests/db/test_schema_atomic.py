@@ -2,6 +2,7 @@
 wsdb/db/store.py): a process killed with SIGKILL at any moment of it leaves
 the file at the old schema or the new one, never between, so it opens
 afterwards; two first builds into one new file both succeed."""
+
 import random
 import shutil
 import sqlite3
@@ -17,14 +18,16 @@ pytestmark = pytest.mark.integration
 
 
 def wsdb_cli(*args, timeout=300):
-    return subprocess.run([sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "wsdb", *map(str, args)], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def killed_at_random(args, seed: int) -> None:
     """Start `wsdb ARGS` and SIGKILL it after a random moment of its first second."""
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", *map(str, args)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", *map(str, args)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     time.sleep(random.Random(seed).uniform(0.25, 1.5))
     proc.kill()
     proc.wait()
@@ -70,8 +73,15 @@ def test_many_more_kills_while_a_schema_is_made(tmp_path, seed):
 
 def test_two_first_builds_into_one_new_file_both_succeed(tmp_path):
     db = tmp_path / "shared.sqlite"
-    procs = [subprocess.Popen([sys.executable, "-m", "wsdb", "build", "--n", "4", "--c", str(c), "--db", str(db),
-                               "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in (2, 3)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "wsdb", "build", "--n", "4", "--c", str(c), "--db", str(db), "-q"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for c in (2, 3)
+    ]
     results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
     assert [code for code, _ in results] == [0, 0], results
     for c in (2, 3):

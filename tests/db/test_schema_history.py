@@ -1,6 +1,7 @@
 """`wsdb db history|current|upgrade` (wsdb/db/schema_history.py): the
 migrations in order, a file's revision read without touching it, and an
 upgrade by hand of a database made by the first schema (tests/data)."""
+
 import hashlib
 import json
 import shutil
@@ -30,7 +31,7 @@ def test_current_reads_without_changing_and_upgrade_applies_the_rest(tmp_path, r
     now = current(db)
     assert now["revision"] == "0001" and not now["up_to_date"]
     assert now["pending"] == [r["revision"] for r in history()][1:]
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before   # only read
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before  # only read
     res = run("db", "upgrade", "--db", db, "--json")
     assert res.exit_code == 0, res.output
     done = json.loads(res.stdout)

@@ -1,5 +1,6 @@
 """The database layer (wsdb/db/store.py): schema by Alembic, foreign or
 missing databases refused, interrupted builds leave no trace."""
+
 import hashlib
 import sqlite3
 
@@ -42,8 +43,7 @@ def test_foreign_and_broken_databases_are_refused_untouched(tmp_path):
     garbage.write_bytes(b"this is not sqlite" * 100)
     for path, fragment in [(foreign, "not a wsdb database"), (garbage, "not a SQLite database")]:
         before = digest(path)
-        for call in (lambda: wsdb.lookup("1212/3434/1243/3421", db=path),
-                     lambda: wsdb.build(4, 2, db=path)):
+        for call in (lambda: wsdb.lookup("1212/3434/1243/3421", db=path), lambda: wsdb.build(4, 2, db=path)):
             with pytest.raises(WsdbError, match=fragment):
                 call()
         assert digest(path) == before
@@ -61,7 +61,7 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
     calls = {"n": 0}
     real = TreeWriter.level_row
 
-    def dying(*args, **kwargs):   # dies while level 5 is handed to the store
+    def dying(*args, **kwargs):  # dies while level 5 is handed to the store
         calls["n"] += 1
         if calls["n"] == 6:
             raise KeyboardInterrupt
@@ -79,7 +79,7 @@ def test_an_interrupted_build_keeps_its_levels_and_resumes_to_the_same_rows(tmp_
     computed = []
     tree, row = wsdb.build(4, 3, db=db, progress=lambda level, seconds: computed.append(level.depth))
     assert row["status"] == "done" and row["god_number"] == 10
-    assert computed == [5, 6, 7, 8, 9, 10]   # levels 0-4 were found stored, not redone
+    assert computed == [5, 6, 7, 8, 9, 10]  # levels 0-4 were found stored, not redone
     assert [lv.classes for lv in tree.levels] == [2, 2, 7, 28, 107, 445, 1684, 5160, 6260, 825, 3]
     with sqlite3.connect(db) as a, sqlite3.connect(clean) as b:
         q = "select rep, grid, depth, parent, orbit_size from classes order by rep"
@@ -102,7 +102,7 @@ def test_keys_and_depths_match_the_full_load(db4):
     store = Store.open(db4)
     layout = KeyLayout.for_colours(16, 4)
     reps, depths, _, _ = store.load(TreeKey.wrapslide(4, 4), layout)
-    keys, dep = store.keys_and_depths(TreeKey.wrapslide(4, 4), layout, chunk=1000)   # many chunks
+    keys, dep = store.keys_and_depths(TreeKey.wrapslide(4, 4), layout, chunk=1000)  # many chunks
     assert (keys == reps).all() and (dep == depths).all()
 
 
@@ -115,7 +115,7 @@ def test_fetch_finds_stored_keys_and_their_parents(db4):
     assert found.all() and (depth == depths[pick]).all()
     deeper = depth > 0
     assert (par[deeper] == parents[pick][deeper]).all()
-    missing = layout.encode([[3] * 16])   # not a 4x4 four-colour state at all
+    missing = layout.encode([[3] * 16])  # not a 4x4 four-colour state at all
     assert store.fetch(TreeKey.wrapslide(4, 4), layout, missing)[0].tolist() == [False]
 
 
@@ -126,17 +126,35 @@ def test_a_second_store_in_one_process_keeps_the_first_ones_writes(db4, tmp_path
     import shutil
     import subprocess
     import sys
+
     path = tmp_path / "w.sqlite"
     shutil.copy(db4, path)
     first = Store.open(path, write=True)
-    with first.sql.connect() as conn:   # a connection the pool keeps open, as a long proof's is
+    with first.sql.connect() as conn:  # a connection the pool keeps open, as a long proof's is
         conn.exec_driver_sql("select count(*) from builds").all()
         conn.exec_driver_sql("pragma journal_mode").all()
-        Store.open(path)   # as `wsdb bounds prove` opens it again for the solver
-        subprocess.run([sys.executable, "-c", f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
-                        "c.execute('select count(*) from builds').fetchall(); c.close()"], check=True)
-    row = dict(n=6, c=4, kind="lower", value=19, method="optimal", witness="{}", seconds=1.0,
-               command="wsdb bounds prove X", proven_at="2026-11-26T00:00:00+00:00", version="0")
+        Store.open(path)  # as `wsdb bounds prove` opens it again for the solver
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"import sqlite3; c = sqlite3.connect({str(path)!r}); "
+                "c.execute('select count(*) from builds').fetchall(); c.close()",
+            ],
+            check=True,
+        )
+    row = dict(
+        n=6,
+        c=4,
+        kind="lower",
+        value=19,
+        method="optimal",
+        witness="{}",
+        seconds=1.0,
+        command="wsdb bounds prove X",
+        proven_at="2026-11-26T00:00:00+00:00",
+        version="0",
+    )
     first.add_bound(row)
     first.sql.dispose()
     with sqlite3.connect(path) as conn:

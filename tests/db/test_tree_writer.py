@@ -1,6 +1,7 @@
 """One writer of build rows (wsdb/db/tree_writer.py): a tree written
 through it from the in-memory search is the tree `wsdb build` stores, and
 it proves itself right; a row another live process holds is refused."""
+
 import sqlite3
 
 import pytest
@@ -18,7 +19,7 @@ from wsdb.puzzle.tree_key import TreeKey
 def test_levels_written_through_the_writer_are_the_built_tree_and_verify(tmp_path, c):
     key = TreeKey.wrapslide(4, c)
     eng = get_engine(4, c)
-    tree = grow(eng)   # the pure search, in memory
+    tree = grow(eng)  # the pure search, in memory
     said = []
     written = tmp_path / "w.sqlite"
     with TreeWriter.claim(written, key, progress=lambda level, s: said.append(level.depth)) as writer:
@@ -40,8 +41,8 @@ def test_levels_written_through_the_writer_are_the_built_tree_and_verify(tmp_pat
 def test_a_row_another_live_process_holds_is_refused_in_one_line(tmp_path):
     db = tmp_path / "w.sqlite"
     wsdb.build(4, 2, db=db)
-    with sqlite3.connect(db) as conn:   # a build another host started: counted as alive
+    with sqlite3.connect(db) as conn:  # a build another host started: counted as alive
         conn.execute("update builds set status = 'building', builder = 'otherhost:1234' where n = 4 and c = 2")
     with pytest.raises(WsdbError, match="still running .*by otherhost:1234"):
         TreeWriter.claim(db, TreeKey.wrapslide(4, 2))
-    assert TreeWriter.claim(db, TreeKey.wrapslide(4, 3)).stored is None   # another tree of the file is free
+    assert TreeWriter.claim(db, TreeKey.wrapslide(4, 3)).stored is None  # another tree of the file is free

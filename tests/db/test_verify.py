@@ -1,4 +1,5 @@
 """wsdb verify (wsdb/db/verify.py) passes good builds and names corruption."""
+
 import shutil
 import sqlite3
 
@@ -27,17 +28,26 @@ def test_single_root_tree_verifies(tmp_path):
     assert wsdb.verify(4, 3, db=db, root="single").ok
 
 
-@pytest.mark.parametrize("tamper, fragment", [
-    ("update class_rows set depth = 7 where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=9 limit 1)",
-     "parent at depth"),
-    ("update class_rows set parent = (select rep from classes where n=4 and c=3 and depth=7 limit 1) "
-     "where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=8 order by rep limit 1)",
-     "not one move from its parent"),
-    ("delete from class_rows where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=10 limit 1)",
-     "not stored"),
-    ("update class_rows set orbit_size = orbit_size + 1 where n=4 and c=3 and depth = 5", "levels row"),
-    ("update levels set classes = classes + 1 where n=4 and c=3 and depth = 4", "levels row for depth 4"),
-])
+@pytest.mark.parametrize(
+    "tamper, fragment",
+    [
+        (
+            "update class_rows set depth = 7 where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=9 limit 1)",
+            "parent at depth",
+        ),
+        (
+            "update class_rows set parent = (select rep from classes where n=4 and c=3 and depth=7 limit 1) "
+            "where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=8 order by rep limit 1)",
+            "not one move from its parent",
+        ),
+        (
+            "delete from class_rows where n=4 and c=3 and rep = (select rep from classes where n=4 and c=3 and depth=10 limit 1)",
+            "not stored",
+        ),
+        ("update class_rows set orbit_size = orbit_size + 1 where n=4 and c=3 and depth = 5", "levels row"),
+        ("update levels set classes = classes + 1 where n=4 and c=3 and depth = 4", "levels row for depth 4"),
+    ],
+)
 def test_corruption_is_named(copy4, run, tamper, fragment):
     with sqlite3.connect(copy4) as conn:
         conn.execute(tamper)
@@ -62,19 +72,24 @@ def test_non_canonical_representative_is_named(copy4):
 
 def _member(conn, eng, depth):
     """A class of the given depth: (its row, a larger key of the same class)."""
-    row = conn.execute("select rep, depth, parent, orbit_size from class_rows where n=4 and c=3 and depth=? "
-                       "order by rep limit 1", (depth,)).fetchone()
+    row = conn.execute(
+        "select rep, depth, parent, orbit_size from class_rows where n=4 and c=3 and depth=? order by rep limit 1",
+        (depth,),
+    ).fetchone()
     cells = eng.decode(eng.layout.from_sql([row[0]]))[0]
     other = max(eng.layout.to_int(eng.encode(cells[g])[0]) for g in eng.puzzle.maps)
     return row, other
 
 
-@pytest.mark.parametrize("damage, fragment", [
-    ("missing level row", "levels"),
-    ("extra row, a second member of a stored class", "not the smallest member"),
-    ("extra row, not a state of the grid", ""),
-    ("wrong orbit size, levels row kept consistent", "orbit"),
-])
+@pytest.mark.parametrize(
+    "damage, fragment",
+    [
+        ("missing level row", "levels"),
+        ("extra row, a second member of a stored class", "not the smallest member"),
+        ("extra row, not a state of the grid", ""),
+        ("wrong orbit size, levels row kept consistent", "orbit"),
+    ],
+)
 def test_more_damage_is_named(copy4, run, damage, fragment):
     eng = get_engine(4, 3)
     with sqlite3.connect(copy4) as conn:
@@ -83,8 +98,9 @@ def test_more_damage_is_named(copy4, run, damage, fragment):
         elif damage.startswith("extra row, a second"):
             (rep, depth, parent, orbit), other = _member(conn, eng, 8)
             conn.execute("insert into class_rows values (4, 3, 'all', 0, ?, ?, ?, ?)", (other, depth, parent, orbit))
-            conn.execute("update levels set classes = classes + 1, states = states + ? "
-                         "where n=4 and c=3 and depth=8", (orbit,))
+            conn.execute(
+                "update levels set classes = classes + 1, states = states + ? where n=4 and c=3 and depth=8", (orbit,)
+            )
         elif damage.startswith("extra row, not a state"):
             (rep, depth, parent, orbit), _ = _member(conn, eng, 8)
             conn.execute("insert into class_rows values (4, 3, 'all', 0, 1, ?, ?, ?)", (depth, parent, orbit))
@@ -103,7 +119,8 @@ def test_a_duplicated_representative_cannot_be_stored(copy4):
     # (n, c, root, rep) is the primary key: the database itself refuses it
     with sqlite3.connect(copy4) as conn:
         rep, depth, parent, orbit = conn.execute(
-            "select rep, depth, parent, orbit_size from class_rows where n=4 and c=3 and depth=5 limit 1").fetchone()
+            "select rep, depth, parent, orbit_size from class_rows where n=4 and c=3 and depth=5 limit 1"
+        ).fetchone()
         with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
             conn.execute("insert into class_rows values (4, 3, 'all', 0, ?, ?, ?, ?)", (rep, depth + 1, parent, orbit))
     assert wsdb.verify(4, 3, db=copy4).ok

@@ -3,6 +3,7 @@ a user could make to a stored 4x4 three-colour build in SQL, each of which
 `wsdb verify` must catch with exit status 1 and one FAILED line, and none
 with a traceback. An untampered copy passes, so the catalogue is not
 vacuous."""
+
 import shutil
 import sqlite3
 
@@ -14,7 +15,7 @@ ROW = f"(select rep from class_rows where {TREE} and depth = {{d}} order by rep 
 TAMPERS = {
     "a class deleted": f"delete from class_rows where {TREE} and rep = {ROW.format(d=5)}",
     "a root deleted": f"delete from class_rows where {TREE} and depth = 0 and rep = (select min(rep) from "
-                      f"class_rows where {TREE} and depth = 0)",
+    f"class_rows where {TREE} and depth = 0)",
     "a depth one more": f"update class_rows set depth = depth + 1 where {TREE} and rep = {ROW.format(d=5)}",
     "a depth one less": f"update class_rows set depth = depth - 1 where {TREE} and rep = {ROW.format(d=5)}",
     "a depth 0": f"update class_rows set depth = 0 where {TREE} and rep = {ROW.format(d=5)}",
@@ -26,14 +27,14 @@ TAMPERS = {
     "a parent blob": f"update class_rows set parent = x'00ff' where {TREE} and rep = {ROW.format(d=5)}",
     "a parent itself": f"update class_rows set parent = rep where {TREE} and rep = {ROW.format(d=5)}",
     "a parent at the same depth": f"update class_rows set parent = {ROW.format(d=5)} where {TREE} and rep = "
-                                  f"(select rep from class_rows where {TREE} and depth = 5 order by rep limit 1)",
+    f"(select rep from class_rows where {TREE} and depth = 5 order by rep limit 1)",
     "a parent two moves away": f"update class_rows set parent = {ROW.format(d=4)} where {TREE} and rep = "
-                               f"(select rep from class_rows where {TREE} and depth = 5 order by rep desc limit 1)",
+    f"(select rep from class_rows where {TREE} and depth = 5 order by rep desc limit 1)",
     "an orbit size one more": f"update class_rows set orbit_size = orbit_size + 1 where {TREE} and rep = {ROW.format(d=5)}",
     "an orbit size of text": f"update class_rows set orbit_size = 'x' where {TREE} and rep = {ROW.format(d=5)}",
     "a representative changed": f"update class_rows set rep = rep + 1 where {TREE} and rep = {ROW.format(d=7)}",
     "a row added": f"insert into class_rows select n, c, root, puzzle_id, rep + 1, depth, parent, orbit_size from "
-                   f"class_rows where {TREE} and rep = {ROW.format(d=7)}",
+    f"class_rows where {TREE} and rep = {ROW.format(d=7)}",
     "God number 11": f"update builds set god_number = 11 where {TREE}",
     "God number NULL": f"update builds set god_number = NULL where {TREE}",
     "complete = 0": f"update builds set complete = 0 where {TREE}",
@@ -43,8 +44,8 @@ TAMPERS = {
     "a height of text": f"update builds set height = 'x' where {TREE}",
     "a class count one more": f"update builds set classes = classes + 1 where {TREE}",
     "a state count one more": f"update builds set states = states + 1 where {TREE}",
-    "an extra levels row": f"insert into levels (puzzle, n, c, root, depth, classes, states) values "
-                           "('wrapslide', 4, 3, 'all', 11, 1, 1)",
+    "an extra levels row": "insert into levels (puzzle, n, c, root, depth, classes, states) values "
+    "('wrapslide', 4, 3, 'all', 11, 1, 1)",
     "a levels row deleted": f"delete from levels where {TREE} and depth = 4",
     "a levels count one more": f"update levels set classes = classes + 1 where {TREE} and depth = 4",
     "a levels state count one more": f"update levels set states = states + 1 where {TREE} and depth = 4",
@@ -78,7 +79,7 @@ def test_every_tamper_is_caught(run, copy, tamper):
     with sqlite3.connect(copy) as conn:
         changed = conn.total_changes
         conn.executescript(TAMPERS[tamper])
-        assert conn.total_changes > changed or "dropped" in tamper   # the tamper did something
+        assert conn.total_changes > changed or "dropped" in tamper  # the tamper did something
     res = run("verify", "--n", 4, "--c", 3, "--db", copy)
     assert res.exit_code == 1, (tamper, res.exit_code, res.stdout, res.stderr)
     failed = [line for line in res.stdout.splitlines() if line.startswith("FAILED")]

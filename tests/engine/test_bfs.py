@@ -1,6 +1,7 @@
 """The pure breadth-first search (wsdb/engine/bfs.py) against published
 numbers and an independent brute-force BFS over raw states
 (tests/bruteforce.py)."""
+
 import numpy as np
 import pytest
 
@@ -35,7 +36,7 @@ def test_dedupe_keeps_the_first_row_of_each_key():
     keys = np.array([[5], [3], [5], [9], [3], [1]], np.uint64)
     uniq, first = dedupe(keys)
     assert uniq.tolist() == [1, 3, 5, 9] and first.tolist() == [5, 1, 0, 3]
-    wide = np.array([[1, 5], [0, 3], [1, 5]], np.uint64)   # two-word keys take the general path
+    wide = np.array([[1, 5], [0, 3], [1, 5]], np.uint64)  # two-word keys take the general path
     uniq, first = dedupe(wide)
     assert len(uniq) == 2 and first.tolist() == [1, 0]
 
@@ -46,8 +47,14 @@ def test_dedupe_of_wide_keys_is_numpys_unique():
     from wsdb.engine.keys import sortable
 
     rng = np.random.default_rng(7)
-    keys = np.stack([rng.integers(0, 4, 5000, dtype=np.uint64), rng.integers(0, 50, 5000, dtype=np.uint64),
-                     rng.integers(0, 3, 5000, dtype=np.uint64)], axis=1)
+    keys = np.stack(
+        [
+            rng.integers(0, 4, 5000, dtype=np.uint64),
+            rng.integers(0, 50, 5000, dtype=np.uint64),
+            rng.integers(0, 3, 5000, dtype=np.uint64),
+        ],
+        axis=1,
+    )
     uniq, first = dedupe(keys)
     want, want_first = np.unique(sortable(keys), return_index=True)
     assert np.array_equal(uniq, want) and np.array_equal(first, want_first)

@@ -2,6 +2,7 @@
 their documents publish (tests/data/puzzles.json) and against a plain
 breadth-first search over tuples whose moves are written here from the
 rules, sharing no code with wsdb."""
+
 import functools
 import math
 from collections import deque
@@ -21,7 +22,7 @@ def subgame_goal(colours, n=4):
     for colour, cells in enumerate(colours, start=1):
         for cell in cells:
             g[cell - 1] = str(colour)
-    return "/".join("".join(g[r * n:(r + 1) * n]) for r in range(n))
+    return "/".join("".join(g[r * n : (r + 1) * n]) for r in range(n))
 
 
 def plain_bfs(goal, moves, max_depth=None):
@@ -56,7 +57,7 @@ def as_permutations(goal, moves):
     None where a move depends on the state (a sliding puzzle's blank) or
     the numbers would not fit."""
     size = len(goal)
-    if len(set(goal)) ** size >= 2 ** 63:
+    if len(set(goal)) ** size >= 2**63:
         return None
     cells = tuple(range(size))
     perms = [np.array(move(cells)) for move in moves]
@@ -100,6 +101,7 @@ def grid_moves_rubeish(n):
 
     def col(i, k):
         return lambda s: tuple(s[((r - k) % n) * n + j] if j == i else s[r * n + j] for r in range(n) for j in range(n))
+
     return [f(i, k) for f in (row, col) for i in range(n) for k in range(1, n)]
 
 
@@ -114,13 +116,16 @@ def grid_moves_rotate(n):
             else:
                 t[a], t[b], t[c], t[d] = s[b], s[c], s[d], s[a]
             return tuple(t)
+
         return move
+
     return [turn(x, y, cw) for y in range(n - 1) for x in range(n - 1) for cw in (True, False)]
 
 
 def slide_hard(n, rings):
     """R, U and the ring step as tuple functions; ``rings`` lists each
     ring's cells clockwise."""
+
     def right(s):
         return tuple(s[r * n + (j - 1) % n] for r in range(n) for j in range(n))
 
@@ -139,7 +144,9 @@ def slide_hard(n, rings):
             for _ in range(k):
                 s = f(s)
             return s
+
         return g
+
     return [right, inv(right, n - 1), up, inv(up, n - 1), turn, inv(turn, math.lcm(*map(len, rings)) - 1)]
 
 
@@ -158,13 +165,16 @@ def slide_hard_4x4():
     return slide_hard(4, [[0, 1, 2, 3, 7, 11, 15, 14, 13, 12, 8, 4], [5, 6, 10, 9]])
 
 
-@pytest.mark.parametrize("name, n, goal, moves", [
-    pytest.param("rubeish", 3, None, lambda: grid_moves_rubeish(3), marks=pytest.mark.slow),   # 4 s
-    ("rubeish", 3, "112/233/123", lambda: grid_moves_rubeish(3)),
-    ("rotate2x2", 3, "112/233/123", lambda: grid_moves_rotate(3)),
-    ("rotate2x2", 4, "1100/1100/0011/0011", lambda: grid_moves_rotate(4)),
-    pytest.param("rubiks-slide-hard", 3, None, slide_hard_3x3, marks=pytest.mark.slow),   # 7 s
-])
+@pytest.mark.parametrize(
+    "name, n, goal, moves",
+    [
+        pytest.param("rubeish", 3, None, lambda: grid_moves_rubeish(3), marks=pytest.mark.slow),  # 4 s
+        ("rubeish", 3, "112/233/123", lambda: grid_moves_rubeish(3)),
+        ("rotate2x2", 3, "112/233/123", lambda: grid_moves_rotate(3)),
+        ("rotate2x2", 4, "1100/1100/0011/0011", lambda: grid_moves_rotate(4)),
+        pytest.param("rubiks-slide-hard", 3, None, slide_hard_3x3, marks=pytest.mark.slow),  # 7 s
+    ],
+)
 def test_census_equals_a_plain_search(name, n, goal, moves):
     p = get_puzzle(name, n, goal=goal)
     result = census(p)
@@ -174,8 +184,10 @@ def test_census_equals_a_plain_search(name, n, goal, moves):
     assert all(k <= s for k, s in zip(result.classes, result.states))
 
 
-@pytest.mark.parametrize("name, n", [("rubiks-slide-hard", 2), ("rubiks-slide-easy", 3),
-                                     ("rubiks-slide-easy", 4), ("rubeish", 3), ("rotate2x2", 3)])
+@pytest.mark.parametrize(
+    "name, n",
+    [("rubiks-slide-hard", 2), ("rubiks-slide-easy", 3), ("rubiks-slide-easy", 4), ("rubeish", 3), ("rotate2x2", 3)],
+)
 def test_ranked_census_equals_the_class_census(name, n):
     p = get_puzzle(name, n)
     ranked = ranked_census(p)
@@ -235,6 +247,7 @@ def test_a_farthest_4x4_hard_state_is_19_moves_away():
 
 def sliding_moves(rows, cols, blank):
     """Slide a tile into the blank, from each side, as tuple functions."""
+
     def slide(dr, dc):
         def move(s):
             b = s.index(blank)
@@ -245,7 +258,9 @@ def sliding_moves(rows, cols, blank):
             o = (r + dr) * cols + c + dc
             t[b], t[o] = t[o], t[b]
             return tuple(t)
+
         return move
+
     return [slide(1, 0), slide(-1, 0), slide(0, 1), slide(0, -1)]
 
 
@@ -256,7 +271,7 @@ def test_sliding_census_equals_a_plain_search(rows, cols):
     assert ranked_census(SlidingPuzzle(rows, cols)).states == plain
 
 
-@pytest.mark.parametrize("board", [0, 1, 2, pytest.param(3, marks=pytest.mark.slow, id="2x5"), 4])   # 2x5: 6 s
+@pytest.mark.parametrize("board", [0, 1, 2, pytest.param(3, marks=pytest.mark.slow, id="2x5"), 4])  # 2x5: 6 s
 def test_sliding_god_numbers_match_the_thesis(board, published):
     ref = published["sliding"]["boards"][board]
     p = SlidingPuzzle(ref["rows"], ref["cols"])
@@ -299,7 +314,7 @@ def test_rubiks_slide_subgames_match_the_thesis(block, published):
     mode = block.split("_")[0]
     for colours, order, god in published["rubiks_slide"][block]["games"]:
         if order > 4000:
-            continue   # the large ones: test_the_largest_subgame_bounds_the_hard_mode
+            continue  # the large ones: test_the_largest_subgame_bounds_the_hard_mode
         p = get_puzzle(f"rubiks-slide-{mode}", 4, goal=subgame_goal(colours))
         result = census(p, all_pairs=True)
         assert result.total == order, colours
@@ -345,6 +360,7 @@ def test_symmetry_classes_count_the_same_states():
 
 def test_too_large_a_census_is_refused_before_memory_runs_out(monkeypatch):
     import wsdb.engine.census as mod
+
     monkeypatch.setattr(mod, "MAX_CLASSES", 1000)
     with pytest.raises(WsdbError, match="counted in memory"):
         census(get_puzzle("rubiks-slide-hard", 3))

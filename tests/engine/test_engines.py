@@ -1,5 +1,6 @@
 """Engines (wsdb/engine/engines.py): the numpy twin answers as the numba
 engine does, and the right one is chosen by batch size."""
+
 import numpy as np
 import pytest
 
@@ -23,7 +24,7 @@ def test_numpy_and_numba_engines_agree(n, c):
 def test_engine_choice_by_batch_size():
     assert isinstance(engine_for(4, 4, 1), SmallEngine)
     assert isinstance(engine_for(4, 4, SMALL + 1), Engine)
-    assert get_engine(4, 4) is get_engine(4, 4)   # tables are built once
+    assert get_engine(4, 4) is get_engine(4, 4)  # tables are built once
 
 
 def test_8x8_two_colour_keys_are_bitboards_and_canonicalise_as_in_numpy():

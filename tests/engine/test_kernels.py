@@ -1,5 +1,6 @@
 """The numba key kernels (wsdb/engine/kernels.py), through the engine that
 binds them, against definitions written out in numpy."""
+
 import itertools
 
 import numpy as np
@@ -12,8 +13,10 @@ from wsdb.puzzle import random_states, wrapslide
 
 
 def all_images(p, cells):
-    perms = [np.array(list(s) + list(range(p.interchangeable, p.c)), np.uint8)
-             for s in itertools.permutations(range(p.interchangeable))]
+    perms = [
+        np.array(list(s) + list(range(p.interchangeable, p.c)), np.uint8)
+        for s in itertools.permutations(range(p.interchangeable))
+    ]
     return np.stack([sigma[cells[g]] for g in p.maps for sigma in perms])
 
 
@@ -40,7 +43,7 @@ def test_the_encode_kernel_lays_out_keys_as_the_numpy_layout_does(n, c):
     assert keys.dtype == np.uint64 and keys.shape == (40, e.layout.words)
     assert (keys == e.layout.encode(cells)).all()
     assert (e.layout.decode(keys) == cells).all()
-    assert (e.encode(cells[0]) == keys[:1]).all()   # one state, as a 1-d row
+    assert (e.encode(cells[0]) == keys[:1]).all()  # one state, as a 1-d row
 
 
 @pytest.mark.parametrize("n, c", [(4, 4), (6, 2), (8, 3)])

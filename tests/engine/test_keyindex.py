@@ -1,5 +1,6 @@
 """Hashed key sets (wsdb/engine/keyindex.py): the exact index finds every
 key and nothing else; the filter never says 'absent' of a key it holds."""
+
 import numpy as np
 import pytest
 
@@ -41,8 +42,8 @@ def test_filter_holds_every_key_added_and_few_others(words):
     filt = KeyFilter.sized(len(added))
     for part in np.array_split(added, 7):
         filt.add(part)
-    assert filt.has(added).all()               # never a false 'absent'
-    assert filt.has(others).mean() < 0.02      # three to four keys a word: under 1% expected
+    assert filt.has(added).all()  # never a false 'absent'
+    assert filt.has(others).mean() < 0.02  # three to four keys a word: under 1% expected
     assert filt.has(np.zeros((0, words), np.uint64)).shape == (0,)
 
 

@@ -1,4 +1,5 @@
 """Keys: round trips, byte tables, SQLite values (wsdb/engine/keys.py)."""
+
 import numpy as np
 import pytest
 

@@ -1,6 +1,7 @@
 """The two-bit census (wsdb/engine/packed_kernels.py, wsdb/engine/intrinsics.py):
 its codes and passes, and its levels against the byte table of distances
 (wsdb/engine/rank_kernels.py), which keeps every state's distance."""
+
 import numpy as np
 import pytest
 from numba import njit, prange
@@ -47,7 +48,7 @@ def _clear_all(words, order):
 def test_atomic_and_clears_each_bit_once():
     words = np.full(64, np.uint64(0xFFFFFFFFFFFFFFFF))
     order = np.random.default_rng(1).permutation(np.tile(np.arange(64 * 64), 2))
-    assert _clear_all(words, order) == 64 * 64   # each bit counted once, by whichever clear came first
+    assert _clear_all(words, order) == 64 * 64  # each bit counted once, by whichever clear came first
     assert (words == 0).all()
 
 

@@ -1,14 +1,14 @@
 """The partitioned search (wsdb/engine/partition.py) without Dask: its
 steps run in this process must grow exactly the levels of the
 single-process search, for any number of partitions."""
+
 import numpy as np
 import pytest
 
 from wsdb.engine import get_engine
 from wsdb.engine.bfs import first_level, grow
 from wsdb.engine.keys import sortable
-from wsdb.engine.partition import (expand_partition, key_hash, merge_partition, owner, sorted_share, sources,
-                                   split)
+from wsdb.engine.partition import expand_partition, key_hash, merge_partition, owner, sorted_share, sources, split
 
 
 def test_partitions_nest_and_cover():
@@ -74,9 +74,9 @@ def test_partitioned_search_grows_the_single_process_tree(c, partitions):
         par = np.concatenate(pars)
         order = np.argsort(sortable(reps))
         assert (reps[order] == lv.reps).all()
-        if lv.depth:   # the same parent as the single-process search keeps, class by class
+        if lv.depth:  # the same parent as the single-process search keeps, class by class
             assert (par[order] == lv.parents).all()
-        for j, part in enumerate(parts):   # each partition sorted, and only its own keys
+        for j, part in enumerate(parts):  # each partition sorted, and only its own keys
             assert (owner(part, partitions) == j).all()
             key = sortable(part)
             assert (key[1:] > key[:-1]).all()

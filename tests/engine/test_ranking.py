@@ -1,5 +1,6 @@
 """The numbering of states by their place in the group
 (wsdb/engine/ranking.py, wsdb/engine/rank_kernels.py)."""
+
 import math
 
 import numpy as np
@@ -10,8 +11,14 @@ from wsdb.errors import WsdbError
 from wsdb.puzzle.blocks import parity
 from wsdb.puzzle.catalog import get_puzzle
 
-DISTINCT = [("rubiks-slide-hard", 2), ("rubiks-slide-hard", 3), ("rubiks-slide-hard", 4),
-            ("rubiks-slide-easy", 4), ("rubeish", 3), ("rotate2x2", 3)]
+DISTINCT = [
+    ("rubiks-slide-hard", 2),
+    ("rubiks-slide-hard", 3),
+    ("rubiks-slide-hard", 4),
+    ("rubiks-slide-easy", 4),
+    ("rubeish", 3),
+    ("rotate2x2", 3),
+]
 
 
 @pytest.mark.parametrize("name, n", DISTINCT)

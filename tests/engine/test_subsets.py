@@ -1,6 +1,7 @@
 """The two-colour numbering and census (wsdb/engine/subsets.py,
 subset_kernels.py) against the rules: a brute-force BFS over raw states
 (tests/bruteforce.py) and the combinatorial number system written out."""
+
 import itertools
 import math
 
@@ -26,7 +27,7 @@ def test_the_census_counts_what_a_brute_force_search_reaches(puzzle, halved):
     # the farthest states the census names are at its height
     far = np.array([[int(ch) - 1 for ch in s.replace("/", "")] for s in census.farthest], dtype=np.uint8)
     deepest = levels_from(puzzle.n, far)
-    assert len(deepest) - 1 >= census.height   # no state is farther from them than the goal is
+    assert len(deepest) - 1 >= census.height  # no state is farther from them than the goal is
 
 
 def test_an_index_is_the_colexicographic_rank_of_its_cells():
@@ -38,7 +39,7 @@ def test_an_index_is_the_colexicographic_rank_of_its_cells():
     for state, i in zip(states[::97], index[::97]):
         cells = np.flatnonzero(state == 0)
         assert i == sum(math.comb(int(p), t + 1) for t, p in enumerate(cells))
-        assert 15 not in cells   # halved: the words without the last cell
+        assert 15 not in cells  # halved: the words without the last cell
     # a state and its colour swap share one index
     swapped = 1 - states[::97]
     assert (ranking.rank(swapped) == index[::97]).all()
@@ -77,11 +78,11 @@ def test_a_path_read_from_the_table_is_a_shortest_one():
     levels = level_states(4, puzzle.solved)
     depth = {s.tobytes(): d for d, level in enumerate(levels) for s in level}
     assert table.states == [len(level) for level in levels]
-    assert len(table.last) * 2 == len(levels[-1])   # the deepest level, listed (an index per swap pair)
-    for d, level in enumerate(levels):   # every state's distance mod 3
+    assert len(table.last) * 2 == len(levels[-1])  # the deepest level, listed (an index per swap pair)
+    for d, level in enumerate(levels):  # every state's distance mod 3
         assert (table.ranking.codes(table.words, table.ranking.rank(level)) == d % 3).all()
     binom, P, R, last, full = table.ranking.tables
-    for i, cell in enumerate(table.ranking.cell_words(table.last)[::50]):
+    for cell in table.ranking.cell_words(table.last)[::50]:
         for attempt in range(3):
             path = np.empty(table.height, dtype=np.int64)
             end = sk.descend(table.words, cell, table.height, attempt, P, R, last, full, path)
@@ -129,4 +130,4 @@ def test_a_census_made_here_and_one_mapped_from_the_cache_share_one_compile():
     compiled = [list(k.signatures) for k in kernels]
     got = table.ranking.level(mapped, 4, puzzle.maps)
     assert np.array_equal(got, first) and [list(k.signatures) for k in kernels] == compiled
-    assert table.words.flags.writeable   # the caller's array is left as it was
+    assert table.words.flags.writeable  # the caller's array is left as it was

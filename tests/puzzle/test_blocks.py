@@ -1,4 +1,5 @@
 """Block systems found from the moves (wsdb/puzzle/blocks.py)."""
+
 import itertools
 import math
 

@@ -1,5 +1,6 @@
 """Every puzzle by name (wsdb/puzzle/catalog.py), and the definitions'
 moves against the documents' own descriptions of them."""
+
 import numpy as np
 import pytest
 
@@ -34,7 +35,7 @@ def test_rubeish_rotates_one_row_or_column():
     assert row.tolist() == [[0, 1, 2], [5, 3, 4], [6, 7, 8]]
     col = p.apply(grid.ravel(), ["c3+2"]).reshape(3, 3)
     assert col.tolist() == [[0, 1, 5], [3, 4, 8], [6, 7, 2]]
-    assert len(p.moves) == 12   # the article's 12 distinct rotations
+    assert len(p.moves) == 12  # the article's 12 distinct rotations
 
 
 def test_rotate2x2_turns_one_block_as_the_document_shows():
@@ -51,12 +52,15 @@ def test_every_name_builds():
         assert p.name == name
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (("sokoban", 3), "unknown puzzle"),
-    (("rubeish", 1), "expected n from 2"),
-    (("rubeish", 6), "give a --goal"),
-    (("wrapslide", 4, None, "12/34"), "--goal is for the other puzzles"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("sokoban", 3), "unknown puzzle"),
+        (("rubeish", 1), "expected n from 2"),
+        (("rubeish", 6), "give a --goal"),
+        (("wrapslide", 4, None, "12/34"), "--goal is for the other puzzles"),
+    ],
+)
 def test_bad_requests_are_refused(args, fragment):
     with pytest.raises(WsdbError, match=fragment):
         get_puzzle(*args)

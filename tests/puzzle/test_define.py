@@ -1,6 +1,7 @@
 """Other puzzles as data (wsdb/puzzle/define.py): moves with their
 inverses, symmetries found from the moves and the goal (their goals and
 states as text: tests/puzzle/test_text.py)."""
+
 import numpy as np
 import pytest
 
@@ -24,7 +25,7 @@ def test_moves_with_one_permutation_are_kept_once():
 
 
 def test_a_move_without_its_inverse_is_refused():
-    cycle = np.array([1, 2, 0, 3])   # a 3-cycle whose inverse is not given
+    cycle = np.array([1, 2, 0, 3])  # a 3-cycle whose inverse is not given
     with pytest.raises(ValueError, match="inverse"):
         define("x", 2, [cycle], ["A"], "12/34")
 

@@ -1,5 +1,6 @@
 """The puzzle as data (wsdb/puzzle/model.py): moves, solved states, state
 counts, random states."""
+
 import math
 
 import numpy as np
@@ -39,10 +40,10 @@ def test_solved_states(n, c, solved):
     p = wrapslide(n, c)
     assert len(p.solved) == solved
     assert len({s.tobytes() for s in p.solved}) == solved
-    for s in p.solved:   # every quadrant monochrome
+    for s in p.solved:  # every quadrant monochrome
         g = s.reshape(n, n)
         h = n // 2
-        assert all(len(np.unique(g[a:a + h, b:b + h])) == 1 for a in (0, h) for b in (0, h))
+        assert all(len(np.unique(g[a : a + h, b : b + h])) == 1 for a in (0, h) for b in (0, h))
         assert p.is_solved(s)
 
 
@@ -118,7 +119,7 @@ def test_a_merged_grid_is_the_image_of_the_finer_one():
     quads = (np.arange(36) // 6 >= 3) * 2 + (np.arange(36) % 6 >= 3)
     expected = {tuple(np.isin(quads, pair) * 1) for pair in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]}
     assert {tuple(s) for s in coarse.solved.tolist()} == expected
-    assert coarse.interchangeable == 2   # 18 cells each: a state and its swap are alike
+    assert coarse.interchangeable == 2  # 18 cells each: a state and its swap are alike
     assert "1+2 merged" in coarse.label
     # every solved state's image is solved, and moves commute with merging
     image = np.array([0, 0, 1], np.uint8)

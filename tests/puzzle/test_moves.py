@@ -1,5 +1,6 @@
 """Move algebra (wsdb/puzzle/moves.py): names, inverses, simplification,
 and the pruning table that every search relies on."""
+
 import numpy as np
 import pytest
 
@@ -33,8 +34,8 @@ def test_simplify_keeps_the_permutation():
             short = moves.simplify(n, seq)
             assert len(short) <= len(seq)
             assert (moves.permutation_of(p.moves, short) == moves.permutation_of(p.moves, seq)).all()
-    assert moves.simplify(6, [0, 4]) == []          # T1 T5 cancel
-    assert moves.simplify(6, [0, 5, 1]) == [2, 5]   # T1 B1 T2 -> T3 B1
+    assert moves.simplify(6, [0, 4]) == []  # T1 T5 cancel
+    assert moves.simplify(6, [0, 5, 1]) == [2, 5]  # T1 B1 T2 -> T3 B1
 
 
 def test_invert_undoes():
@@ -53,8 +54,12 @@ def test_pruned_sequences_reach_every_state_as_fast():
     pruned = {(start, moves.START)}
     for _ in range(4):
         free |= {tuple(np.asarray(s)[m]) for s in free for m in p.moves}
-        pruned |= {(tuple(np.asarray(s)[p.moves[m]]), int(p.move_family[m]))
-                   for s, f in pruned for m in range(len(p.moves)) if not p.blocked[f, p.move_family[m]]}
+        pruned |= {
+            (tuple(np.asarray(s)[p.moves[m]]), int(p.move_family[m]))
+            for s, f in pruned
+            for m in range(len(p.moves))
+            if not p.blocked[f, p.move_family[m]]
+        }
         assert {s for s, _ in pruned} == free
 
 
@@ -63,6 +68,7 @@ def test_a_move_with_thousands_of_digits_is_one_line():
     import pytest
     from wsdb.errors import WsdbError
     from wsdb.puzzle.moves import index
+
     with pytest.raises(WsdbError, match="unknown move") as e:
         index(4, "T" + "1" * 5000)
     assert len(str(e.value)) < 200

@@ -1,4 +1,5 @@
 """Replays (wsdb/puzzle/replay.py): every state along a move sequence."""
+
 import pytest
 
 from wsdb.errors import WsdbError
@@ -11,7 +12,7 @@ def test_each_state_is_one_move_from_the_last(n, c):
     p = wrapslide(n, c)
     start = random_states(p, 1, seed=n + c)[0]
     names = [p.move_names[i] for i in (0, 5, len(p.move_names) - 1, 3)]
-    r = replay(format_state(start), [" ".join(names[:2]), *names[2:]])   # one string may hold several
+    r = replay(format_state(start), [" ".join(names[:2]), *names[2:]])  # one string may hold several
     assert r.moves == names and len(r.states) == len(names) + 1
     cells = start
     for name, text in zip(names, r.states[1:]):

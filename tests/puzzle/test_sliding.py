@@ -1,4 +1,5 @@
 """The sliding-tile puzzle's definition (wsdb/puzzle/sliding.py)."""
+
 import math
 
 import numpy as np
@@ -29,11 +30,14 @@ def test_parse_and_format_round_trip():
     assert p.format(p.solved[0]) == p.goal == "123/456/78_"
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("867/254/3_", "expected 3 rows of 3 symbols"),
-    ("867/254/311", "must hold each of '12345678_' once"),
-    ("", "empty state"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("867/254/3_", "expected 3 rows of 3 symbols"),
+        ("867/254/311", "must hold each of '12345678_' once"),
+        ("", "empty state"),
+    ],
+)
 def test_bad_states_are_refused(text, fragment):
     with pytest.raises(WsdbError, match=fragment):
         SlidingPuzzle(3, 3).parse(text)

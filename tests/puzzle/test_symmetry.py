@@ -1,4 +1,5 @@
 """The 32-map symmetry group (wsdb/puzzle/symmetry.py, thesis §3.2)."""
+
 import numpy as np
 import pytest
 
@@ -35,6 +36,7 @@ def test_every_map_carries_moves_onto_moves_and_solved_onto_solved(n):
 @pytest.mark.parametrize("n, c", [(4, 3), (6, 4)])
 def test_numpy_canonical_form_is_the_smallest_image(n, c):
     import itertools
+
     p = wrapslide(n, c)
     k = interchangeable_colours(c)
     perms = [np.array(list(s) + list(range(k, c)), np.uint8) for s in itertools.permutations(range(k))]

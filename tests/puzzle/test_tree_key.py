@@ -1,5 +1,6 @@
 """A tree's identity (wsdb/puzzle/tree_key.py): what a build row is filed
 under, made from a puzzle object or a stored row and compared whole."""
+
 import pytest
 
 from wsdb.errors import WsdbError
@@ -24,15 +25,21 @@ def test_another_puzzles_tree_is_filed_under_its_goal():
         TreeKey.of(p, "all")
 
 
-@pytest.mark.parametrize("puzzle", [wrapslide(6, 4), get_puzzle("rotate2x2", 3), SlidingPuzzle(3, 4)],
-                         ids=lambda p: p.label)
+@pytest.mark.parametrize(
+    "puzzle", [wrapslide(6, 4), get_puzzle("rotate2x2", 3), SlidingPuzzle(3, 4)], ids=lambda p: p.label
+)
 def test_a_key_read_back_from_its_row_is_the_same_key_and_names_the_same_puzzle(puzzle):
     key = TreeKey.of(puzzle)
     assert TreeKey.from_row(dict(key.row, height=3, complete=False)) == key
     back = stored_puzzle(key)
-    assert (back.name, back.n, back.c, back.goal, back.label) == (puzzle.name, puzzle.n, puzzle.c, puzzle.goal,
-                                                                  puzzle.label)
-    assert len({key, TreeKey.from_row(key.row)}) == 1   # frozen and hashable: a dict or set key
+    assert (back.name, back.n, back.c, back.goal, back.label) == (
+        puzzle.name,
+        puzzle.n,
+        puzzle.c,
+        puzzle.goal,
+        puzzle.label,
+    )
+    assert len({key, TreeKey.from_row(key.row)}) == 1  # frozen and hashable: a dict or set key
 
 
 def test_the_build_command_a_message_names_makes_that_tree():

@@ -19,7 +19,7 @@ def test_found_paths_lead_to_the_meeting_state(tmp_path, exact_distance):
     guide = guide_for(p, Store.open(db))
     distance = exact_distance(4)
     for cells in random_states(p, 6, seed=7):
-        found, waypoints = beam_search(guide, cells, 2000, effort.NEVER)   # room to compile
+        found, waypoints = beam_search(guide, cells, 2000, effort.NEVER)  # room to compile
         assert found is not None
         meet = p.apply(cells, found.path)
         assert (meet == found.meet).all()
@@ -35,13 +35,13 @@ def test_width_one_is_still_sound(db4):
     for cells in random_states(p, 10, seed=8):
         before = cells.copy()
         found, _ = beam_search(guide, cells, 1, effort.NEVER)
-        assert np.array_equal(cells, before)   # the start is not modified
-        if found is None:   # a width-one beam may stall; when it answers, the answer is real
+        assert np.array_equal(cells, before)  # the start is not modified
+        if found is None:  # a width-one beam may stall; when it answers, the answer is real
             continue
         answered += 1
         meet = p.apply(cells, found.path)
         assert (meet == found.meet).all() and (found.rest > 0 or p.is_solved(meet))
-    assert answered   # the 4x4 three-colour tree is complete: every beam state hands over
+    assert answered  # the 4x4 three-colour tree is complete: every beam state hands over
 
 
 def test_the_tree_is_asked_only_where_the_gather_bound_allows(partial4, monkeypatch):
@@ -52,10 +52,9 @@ def test_the_tree_is_asked_only_where_the_gather_bound_allows(partial4, monkeypa
     p = guide.puzzle
     states = random_states(p, 8, seed=11)
     eg = guide.endgame
-    walks = np.stack([p.apply(x, list(np.random.default_rng(i).choice(p.move_names, 6)))
-                      for i, x in enumerate(states)])
+    walks = np.stack([p.apply(x, list(np.random.default_rng(i).choice(p.move_names, 6))) for i, x in enumerate(states)])
     near = eg.depth(walks) >= 0
-    assert all(guide.bound(x) <= eg.height for x in walks[near])   # the fact the skip rests on
+    assert all(guide.bound(x) <= eg.height for x in walks[near])  # the fact the skip rests on
 
     def answers():
         found = [beam_search(guide, x, 1000, effort.NEVER)[0] for x in states]

@@ -1,6 +1,7 @@
 """The budget counted in work (wsdb/solver/effort.py): the same state and
 effort give the same moves at any load and on any number of threads, and
 a time limit only caps."""
+
 import contextlib
 import json
 import os
@@ -29,7 +30,7 @@ def test_meter_counts_work_and_points():
         assert effort.past(1) and not effort.past(10_000)
         assert effort.left(10_000) == 10_000 - m.spent and effort.left(0) == 0
         assert effort.within(10_000, 5) == m.spent + 5 and effort.within(1, 5) == 1
-    assert effort.spent() != m.spent or m.spent == 0   # outside the block: another meter
+    assert effort.spent() != m.spent or m.spent == 0  # outside the block: another meter
 
 
 def test_a_cap_stops_every_point_and_says_so():
@@ -44,8 +45,10 @@ def _states(count=6):
 
 
 def _answers(db, states, method, amount):
-    return [(s.moves, s.lower_bound, s.effort, s.timed_out)
-            for s in wsdb.solve_many(states, db=db, method=method, effort=amount)]
+    return [
+        (s.moves, s.lower_bound, s.effort, s.timed_out)
+        for s in wsdb.solve_many(states, db=db, method=method, effort=amount)
+    ]
 
 
 ONE_THREAD = """
@@ -82,12 +85,16 @@ def _budgeted_runs(db, states):
 def test_same_answers_under_load_and_on_one_thread(partial4):
     db, _, _ = partial4
     states = _states()
-    _budgeted_runs(db, states[:1])   # the kernels compiled first: under load that takes a minute
+    _budgeted_runs(db, states[:1])  # the kernels compiled first: under load that takes a minute
     with cpu_hogs():
-        loaded = _budgeted_runs(db, states)   # both cores busy with the hogs
+        loaded = _budgeted_runs(db, states)  # both cores busy with the hogs
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", ONE_THREAD, json.dumps([states, str(db), CASES])],
-                         capture_output=True, text=True, env=env)
+    out = subprocess.run(
+        [sys.executable, "-c", ONE_THREAD, json.dumps([states, str(db), CASES])],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     alone = json.loads(out.stdout.splitlines()[-1])
     assert alone == loaded
@@ -105,7 +112,7 @@ def test_more_effort_is_reported_and_the_answer_checks(partial4):
 
 def test_a_time_limit_that_cuts_is_said(partial4):
     db, _, _ = partial4
-    six = format_states(random_states(wrapslide(6, 4), 1, 5), 6)[0]   # no 6x6 tree here: the search runs on
+    six = format_states(random_states(wrapslide(6, 4), 1, 5), 6)[0]  # no 6x6 tree here: the search runs on
     sol = wsdb.solve(six, db=db, method="thesis", effort=1000, time_limit=0.2)
     assert sol.capped and sol.timed_out and "time limit" in sol.note and sol.effort < 1000
 

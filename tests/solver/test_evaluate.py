@@ -1,6 +1,7 @@
 """Solver runs as data (wsdb/solver/evaluate.py, `wsdb eval`): one stored row
 per state, the states of `wsdb random`, reproducible, and an interrupted run
 keeps what it finished."""
+
 import shutil
 import signal
 import sqlite3
@@ -45,7 +46,8 @@ def test_a_run_stores_the_states_of_wsdb_random_and_their_real_answers(run, db):
         assert r["optimal"] == 1 and r["timed_out"] == 0
     with sqlite3.connect(db) as conn:
         n, c, method, count, status, cores = conn.execute(
-            "select n, c, method, count, status, cores from solve_runs where run_id = 1").fetchone()
+            "select n, c, method, count, status, cores from solve_runs where run_id = 1"
+        ).fetchone()
     assert (n, c, method, count, status) == (4, 3, "auto", 12, "done") and cores >= 1
 
 
@@ -70,20 +72,21 @@ def test_an_interrupted_run_keeps_its_finished_rows(db):
     kept = rows(db, 1)
     assert [r["state"] for r in kept] == [s.state for s in seen]
     with sqlite3.connect(db) as conn:
-        assert conn.execute("select status, finished_at is not null from solve_runs").fetchone() == \
-            ("interrupted", 1)
+        assert conn.execute("select status, finished_at is not null from solve_runs").fetchone() == ("interrupted", 1)
     whole = evaluate(4, 4, 10, seed=3, method="optimal", db=db)
-    assert [(r["state"], r["length"]) for r in rows(db, whole.run_id)][:3] == \
-        [(r["state"], r["length"]) for r in kept]
+    assert [(r["state"], r["length"]) for r in rows(db, whole.run_id)][:3] == [(r["state"], r["length"]) for r in kept]
 
 
-@pytest.mark.parametrize("args,says", [
-    (["--n", 5, "--c", 2], "n"),
-    (["--n", 4, "--c", 7], "colour"),
-    (["--n", 4, "--c", 2, "--count", 0], "count"),
-    (["--n", 4, "--c", 2, "--method", "magic"], "method"),
-    (["--n", 4, "--c", 2, "--time-limit", -1], "time limit"),
-])
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["--n", 5, "--c", 2], "n"),
+        (["--n", 4, "--c", 7], "colour"),
+        (["--n", 4, "--c", 2, "--count", 0], "count"),
+        (["--n", 4, "--c", 2, "--method", "magic"], "method"),
+        (["--n", 4, "--c", 2, "--time-limit", -1], "time limit"),
+    ],
+)
 def test_bad_input_is_one_line_and_writes_nothing(run, db, args, says):
     res = run("eval", *args, "--seed", 1, "--db", db)
     assert res.exit_code == 2
@@ -99,9 +102,29 @@ def test_a_named_database_must_exist(run, tmp_path):
 
 def eval_with_rows_stored(db, rows: int) -> subprocess.Popen:
     """`wsdb eval` of 500 states in a process of its own, once it has stored ``rows``."""
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "eval", "--n", "4", "--c", "4", "--count", "500",
-                             "--seed", "2", "--method", "thesis", "--db", str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "wsdb",
+            "eval",
+            "--n",
+            "4",
+            "--c",
+            "4",
+            "--count",
+            "500",
+            "--seed",
+            "2",
+            "--method",
+            "thesis",
+            "--db",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     stored = 0
     deadline = time.monotonic() + 240
     while stored < rows and time.monotonic() < deadline and proc.poll() is None:
@@ -118,7 +141,7 @@ def test_ctrl_c_on_the_command_keeps_the_finished_rows(db):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     with sqlite3.connect(db) as conn:
-        status, = conn.execute("select status from solve_runs").fetchone()
+        (status,) = conn.execute("select status from solve_runs").fetchone()
         kept = conn.execute("select idx, state from solves order by idx").fetchall()
     assert status == "interrupted" and 3 <= len(kept) < 500
     assert [s for _, s in kept] == draw(4, 4, len(kept), 2)
@@ -132,7 +155,7 @@ def test_a_run_killed_with_sigkill_is_marked_interrupted_at_the_next_write(db):
     proc.communicate(timeout=60)
     with sqlite3.connect(db) as conn:
         assert conn.execute("select status from solve_runs").fetchone() == ("running",)
-    Store.open(db)   # reading changes nothing
+    Store.open(db)  # reading changes nothing
     with sqlite3.connect(db) as conn:
         assert conn.execute("select status from solve_runs").fetchone() == ("running",)
     Store.open(db, write=True)
@@ -151,8 +174,10 @@ def test_a_run_stores_its_effort_and_runs_of_one_effort_answer_alike(db):
     again = evaluate(4, 4, 6, seed=3, method="beam", db=db, effort=0.004)
     assert [r["moves"] for r in rows(db, first.run_id)] == [r["moves"] for r in rows(db, again.run_id)]
     with sqlite3.connect(db) as conn:
-        params = json.loads(conn.execute("select params from solve_runs where run_id = ?",
-                                         (first.run_id,)).fetchone()[0])
+        params = json.loads(
+            conn.execute("select params from solve_runs where run_id = ?", (first.run_id,)).fetchone()[0]
+        )
     assert params["effort"] == 0.004 and params["time_limit"] is None and params["node_costs"]["child"] == 1
     from wsdb.stats import solves
+
     assert solves.run_summaries(db).set_index("run_id").loc[first.run_id, "effort"] == 0.004

@@ -1,6 +1,7 @@
 """Cell exchanges (wsdb/solver/exchange.py): the macros move exactly the
 cells they claim, setups bring any cells to the macro's slots, and the
 construction solves every state."""
+
 import numpy as np
 import pytest
 

@@ -53,7 +53,7 @@ def test_a_partial_two_colour_tree_gives_gather_distances(tmp_path, monkeypatch,
     two, four = exact_distance(2), exact_distance(4)
     capped = seen = 0
     for x in random_states(p, 40, seed=5):
-        each = [two((x != k).view(np.uint8)) for k in range(4)]   # colour k as the two-colour grid's colour 0
+        each = [two((x != k).view(np.uint8)) for k in range(4)]  # colour k as the two-colour grid's colour 0
         capped += any(d > 3 for d in each)
         hmax, hsum = guide.gather_distances(x[None])
         assert hmax[0] == max(min(d, 4) for d in each) and hsum[0] == sum(min(d, 4) for d in each)
@@ -63,5 +63,5 @@ def test_a_partial_two_colour_tree_gives_gather_distances(tmp_path, monkeypatch,
             seen += 1
             moves = [p.move_names[m] for m in found.moves(store, p, guide.endgame)]
             assert p.is_solved(p.apply(x, moves)) and len(moves) >= four(x)
-    assert capped and seen >= 30   # states beyond the tree were met; the beam solved most
+    assert capped and seen >= 30  # states beyond the tree were met; the beam solved most
     assert all(guide.gather_distances(s[None])[0][0] == 0 for s in p.solved)

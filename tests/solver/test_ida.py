@@ -97,6 +97,7 @@ def test_auto_proves_or_shortens_the_beam_where_the_grid_asks(tmp_path, exact_di
     # short meet so that the beam's answers are often long: every answer the search reaches is the
     # distance and proven, and some are the beam's shortened
     from wsdb.solver import methods, results
+
     monkeypatch.setitem(methods.PROVE_EFFORT, (4, 4), 1e9)
     monkeypatch.setitem(methods.MEET_CHILDREN, (4, 4), 30)
     monkeypatch.setitem(results.BEAM_WIDTH, (4, 4), 40)
@@ -104,8 +105,11 @@ def test_auto_proves_or_shortens_the_beam_where_the_grid_asks(tmp_path, exact_di
     distance = exact_distance(4)
     p = wrapslide(4, 4)
     states = random_states(p, 40, seed=13)
-    searched = [(sol, cells) for sol, cells in zip(wsdb.solve_many([format_state(x) for x in states], db=db), states)
-                if sol.method in ("beam (after meet in the middle)", "optimal (after beam)")]
+    searched = [
+        (sol, cells)
+        for sol, cells in zip(wsdb.solve_many([format_state(x) for x in states], db=db), states)
+        if sol.method in ("beam (after meet in the middle)", "optimal (after beam)")
+    ]
     assert len(searched) >= 10
     for sol, cells in searched:
         assert sol.optimal and sol.length == sol.lower_bound == distance(cells)

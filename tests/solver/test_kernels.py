@@ -1,22 +1,32 @@
 """The search kernels (wsdb/solver/kernels.py) against plain numpy."""
+
 import numpy as np
 import pytest
 
 from wsdb.puzzle import random_states, wrapslide
 from wsdb.solver.guide import guide_for, quadrant_goals
 from wsdb.engine import get_engine
-from wsdb.solver.kernels import (allowed_children, child_key, gather_bounds, gather_keys, make_children, misfit,
-                                  pick_children, score_children)
+from wsdb.solver.kernels import (
+    allowed_children,
+    child_key,
+    gather_bounds,
+    gather_keys,
+    make_children,
+    misfit,
+    pick_children,
+    score_children,
+)
 
 
 @pytest.mark.parametrize("n,c", [(6, 3), (8, 2), (8, 3), (8, 4)])
 def test_misfit_is_the_fewest_cells_to_repaint_into_a_solved_state(n, c):
     p = wrapslide(n, c)
     goals = quadrant_goals(p)
-    cells = np.concatenate([random_states(p, 100, seed=2), p.solved,
-                            [p.apply(s, [m]) for s in p.solved[:2] for m in range(len(p.moves))]])
+    cells = np.concatenate(
+        [random_states(p, 100, seed=2), p.solved, [p.apply(s, [m]) for s in p.solved[:2] for m in range(len(p.moves))]]
+    )
     for x in cells:
-        hamming = int((p.solved != x).sum(axis=1).min())   # brute force over every solved state
+        hamming = int((p.solved != x).sum(axis=1).min())  # brute force over every solved state
         assert misfit(x, n, goals) == hamming
         assert (hamming == 0) == p.is_solved(x)
 
@@ -33,13 +43,14 @@ def test_make_children_applies_the_named_moves():
 
 def test_score_children_prunes_and_bounds(db4):
     from wsdb.db.store import Store
+
     p = wrapslide(4, 4)
     guide = guide_for(p, Store.open(db4))
     st = guide.tables
     beam = random_states(p, 3, seed=4)
-    last = np.array([4, 0, 3])   # start, after T, after R
+    last = np.array([4, 0, 3])  # start, after T, after R
     hmax, key = score_children(beam, last, st, 1 << 62)
-    _, cut_key = score_children(beam, last, st, 3)   # children with a bound of 3 or more are left out
+    _, cut_key = score_children(beam, last, st, 3)  # children with a bound of 3 or more are left out
     nm = len(p.moves)
     for s in range(3):
         for m in range(nm):
@@ -52,7 +63,7 @@ def test_score_children_prunes_and_bounds(db4):
             assert (hmax[row], key[row]) == (largest, total * 64 + largest)
             assert cut_key[row] == (key[row] if largest < 3 else -1)
     blocked_rows = [s * nm + m for s in range(3) for m in range(nm) if p.blocked[last[s], p.move_family[m]]]
-    assert len(blocked_rows) == 0 + 3 + 6   # nothing at the start; T after T; L and R after R
+    assert len(blocked_rows) == 0 + 3 + 6  # nothing at the start; T after T; L and R after R
 
 
 def test_misfit_scores_and_allowed_children_follow_the_pruning():
@@ -62,7 +73,7 @@ def test_misfit_scores_and_allowed_children_follow_the_pruning():
     p = wrapslide(8, 3)
     st = guide_for(p, None).tables
     beam = random_states(p, 3, seed=4)
-    last = np.array([4, 0, 3])   # start, after T, after R
+    last = np.array([4, 0, 3])  # start, after T, after R
     hmax, key = score_children(beam, last, st, 30)
     allowed, none = allowed_children(last, st)
     nm = len(p.moves)
@@ -100,31 +111,35 @@ def _child_hashes(beam, p, zobrist):
 @pytest.mark.parametrize("width", [1, 7, 40, 1000])
 def test_pick_children_keeps_the_best_distinct_unseen_children(db4, width):
     from wsdb.db.store import Store
+
     p = wrapslide(4, 4)
     st = guide_for(p, Store.open(db4)).tables
     beam = np.concatenate([random_states(p, 6, seed=8), p.solved[:2]])
-    beam = np.concatenate([beam, beam[:3]])   # the same state twice: its children are duplicates
+    beam = np.concatenate([beam, beam[:3]])  # the same state twice: its children are duplicates
     last = np.full(len(beam), len(p.blocked) - 1)
     _, key = score_children(beam, last, st, 1 << 62)
-    key[::5] = -1   # left out
-    seen = np.array([np.bitwise_xor.reduce(st.zobrist[np.arange(16), p.apply(beam[1], [m])])
-                     for m in range(0, len(p.moves), 3)], np.uint64)   # some children seen before
+    key[::5] = -1  # left out
+    seen = np.array(
+        [np.bitwise_xor.reduce(st.zobrist[np.arange(16), p.apply(beam[1], [m])]) for m in range(0, len(p.moves), 3)],
+        np.uint64,
+    )  # some children seen before
     rows, hashes = pick_children(key, beam, st, seen, width)
     every = _child_hashes(beam, p, st.zobrist)
     assert (hashes == every[rows]).all()
     assert len(set(hashes.tolist())) == len(rows) and not set(hashes.tolist()) & set(seen.tolist())
-    assert (key[rows] >= 0).all() and (np.diff(key[rows]) >= 0).all()   # none left out; best first
+    assert (key[rows] >= 0).all() and (np.diff(key[rows]) >= 0).all()  # none left out; best first
     eligible = {int(h) for h, k in zip(every, key) if k >= 0} - set(seen.tolist())
     assert len(rows) == min(width, len(eligible))
     # the smallest keys: a child not picked with a smaller key than the last is a state picked or seen
     skipped = np.setdiff1d(np.flatnonzero((key >= 0) & (key < key[rows].max())), rows)
     assert set(every[skipped].tolist()) <= set(hashes.tolist()) | set(seen.tolist())
-    assert pick_children(key, beam, st, seen, width)[0].tolist() == rows.tolist()   # the same every time
+    assert pick_children(key, beam, st, seen, width)[0].tolist() == rows.tolist()  # the same every time
 
 
 def test_gather_bounds_largest_and_sum(db4):
     from wsdb.db.store import Store
     from wsdb.solver.kernels import colour_rank
+
     p = wrapslide(4, 4)
     st = guide_for(p, Store.open(db4)).tables
     for x in random_states(p, 20, seed=5):

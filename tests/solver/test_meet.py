@@ -51,7 +51,7 @@ def test_bounds_when_the_search_stops_short(tmp_path, exact_distance):
         found, bound, _ = meet_in_the_middle(guide, cells, effort.NEVER, keep_children=1)
         assert found is None and bound == 6 <= distance(cells)
         found, bound, timed_out = meet_in_the_middle(guide, cells, -1.0)
-        assert found is None and timed_out and bound == 5   # no time: only the tree's own bound
+        assert found is None and timed_out and bound == 5  # no time: only the tree's own bound
     for cells in random_states(p, 10, seed=6):
         found, bound, _ = meet_in_the_middle(guide, cells, effort.NEVER, keep_children=2000)
         check(p, cells, found, bound, distance(cells), Store.open(db))
@@ -74,7 +74,7 @@ def test_several_ways_are_each_optimal_and_the_first_is_the_single_answer(tmp_pa
             check(p, cells, found, bound, distance(cells), store)
         assert len({tuple(f.path) + tuple(f.meet) for f in ways}) == len(ways)
         several += len(ways) > 1
-    assert several   # most states have more than one optimal way
+    assert several  # most states have more than one optimal way
 
 
 @pytest.mark.slow

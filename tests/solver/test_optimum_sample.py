@@ -1,5 +1,6 @@
 """scripts/optimum_sample.py: the proofs it prints are exact distances or
 bounds below them, and its counting estimate errs low on complete trees."""
+
 import importlib.util
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def script():
 def test_exact_growth_gives_the_exact_mean(script):
     # levels 1, 3, 9, then 27 fill all 40 states: the mean is (3 + 18 + 81) / 40
     assert script.extrapolated_mean([1, 3, 9], 40) == pytest.approx(2.55)
-    assert script.extrapolated_mean([1, 3, 9], 30) == pytest.approx((3 + 18 + 17 * 3) / 30)   # the last level is cut
+    assert script.extrapolated_mean([1, 3, 9], 30) == pytest.approx((3 + 18 + 17 * 3) / 30)  # the last level is cut
 
 
 def test_the_estimate_errs_low_on_complete_trees(script, db4):

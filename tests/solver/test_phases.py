@@ -50,7 +50,7 @@ def test_phase_orders_gather_every_pair_of_single_colours_first(c, count):
         pairs.add((first, second))
     assert len(pairs) == len(phase_orders(wrapslide(8, c))) == count
     assert len({a for a, _ in pairs}) == (4 if c == 4 else 2)
-    if c == 4:   # the first four orders each gather a different colour first
+    if c == 4:  # the first four orders each gather a different colour first
         assert len({int(np.flatnonzero(o == 0)[0]) for o in phase_orders(wrapslide(8, c))[:4]}) == 4
 
 
@@ -81,7 +81,7 @@ def test_every_answer_solves_and_is_never_below_the_exact_distance(tmp_path, db4
             order = np.arange(c, dtype=np.uint8)
             order[[0, first % (c - 1)]] = order[[first % (c - 1), 0]]
             chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order)
-            if chain.found is None:     # a phase failed: where it got to is real
+            if chain.found is None:  # a phase failed: where it got to is real
                 assert chain.reached
                 for state, path in chain.reached:
                     assert (p.apply(cells, [p.move_names[m] for m in path]) == state).all()
@@ -113,11 +113,12 @@ def test_phases_need_the_coarser_trees(tmp_path):
     db = tmp_path / "only4.sqlite"
     wsdb.build(4, 4, db=db, max_depth=3)
     sol = wsdb.solve("1234/3412/2143/4321", db=db, method="phases", time_limit=5)
-    assert sol.method.startswith("beam")   # no 4x4 two- and three-colour trees: the beam instead
+    assert sol.method.startswith("beam")  # no 4x4 two- and three-colour trees: the beam instead
 
 
 def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_path, monkeypatch):
     import wsdb.solver.phases as phases
+
     db = _partial_db(tmp_path, 2)
     store = Store.open(db)
     real = phases.beam_ways
@@ -136,8 +137,8 @@ def test_a_stalled_phase_is_repaired_in_its_own_grid_and_the_phases_go_on(tmp_pa
             continue
         tried += 1
         chain = run_phases(p, cells, guides.__getitem__, store, effort.NEVER)
-        assert chain.phases_done >= 1   # without the repair the chain would end at once
-        if chain.found is None:          # the last phase stalled: it starts from a repaired first phase
+        assert chain.phases_done >= 1  # without the repair the chain would end at once
+        if chain.found is None:  # the last phase stalled: it starts from a repaired first phase
             state, path = chain.reached[0]
             assert two.is_solved(coarsen(state, 2))
             assert (p.apply(cells, path) == state).all()
@@ -161,7 +162,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
     distance = exact_distance(2)
     seen, several = set(), 0
     four = wrapslide(4, 4)
-    near = four.apply(four.solved[0], ["T1"])   # one move out: the tree holds its coarse state
+    near = four.apply(four.solved[0], ["T1"])  # one move out: the tree holds its coarse state
     for cells in [near, *random_states(four, 30, seed=17)]:
         start = coarsen(cells, 2)
         ways, lower = _first_phase(guide, start, effort.NEVER, FIRST_PHASE_MEET_CHILDREN[3])
@@ -171,7 +172,7 @@ def test_the_first_phase_gathers_a_colour_optimally(tmp_path, exact_distance):
             assert two.is_solved(two.apply(start, whole)) and len(whole) == found.length == distance(start)
         seen.add(ways[0].path == [])
         several = max(several, len(ways))
-    assert seen == {True, False}   # both held by the tree and met beyond it
+    assert seen == {True, False}  # both held by the tree and met beyond it
     assert 1 < several <= FIRST_PHASE_WAYS
 
 
@@ -180,6 +181,7 @@ def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, mon
     per first colour (4 of the 12 orders), and every chain is the one it
     would be without the sharing."""
     import wsdb.solver.phases as phases
+
     db = _partial_db(tmp_path, 2)
     store = Store.open(db)
     p = wrapslide(4, 4)
@@ -191,18 +193,17 @@ def test_orders_that_gather_the_same_colour_first_share_that_phase(tmp_path, mon
         return real(guide, *args)
 
     monkeypatch.setattr(phases, "_gather_phase", counted)
-    for cells in random_states(p, 1, seed=23):   # 2 s a state
+    for cells in random_states(p, 1, seed=23):  # 2 s a state
         firsts: dict = {}
         for order in phase_orders(p):
-            shared = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
-                                firsts=firsts)
+            shared = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, firsts=firsts)
             alone = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order)
             assert (shared.found is None) == (alone.found is None)
             if shared.found is not None:
                 assert shared.found.path == alone.found.path and shared.found.rest == alone.found.rest
             assert shared.lower == alone.lower
         assert sorted(firsts) == [0, 1, 2, 3]
-    assert len(two_colour_runs) == 4 + 12   # 4 shared, 12 alone
+    assert len(two_colour_runs) == 4 + 12  # 4 shared, 12 alone
 
 
 def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_path):
@@ -218,15 +219,15 @@ def test_a_run_capped_by_the_best_answer_so_far_never_returns_a_longer_one(tmp_p
     again = runs = 0
     for cells in random_states(p, 4, seed=29):
         for order in phase_orders(p)[:6]:
-            free = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
-                              last_meet=False)
+            free = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, last_meet=False)
             if free.found is None:
                 continue
             runs += 1
             length = free.found.length
             for cap in (length - 3, length, length + 1):
-                capped = run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order,
-                                    last_meet=False, shorter=cap)
+                capped = run_phases(
+                    p, cells, guides.__getitem__, store, effort.NEVER, order, last_meet=False, shorter=cap
+                )
                 if capped.found is None:
                     continue
                 found = capped.found
@@ -248,12 +249,14 @@ def test_the_last_phase_again_starts_where_the_runs_started_it_and_beats_the_cap
     guides = {k: guide_for(wrapslide(4, k), store) for k in (2, 3, 4)}
     runs = found_again = 0
     for cells in random_states(p, 4, seed=31):
-        chains = [run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, last_meet=False)
-                  for order in phase_orders(p)[:4]]
+        chains = [
+            run_phases(p, cells, guides.__getitem__, store, effort.NEVER, order, last_meet=False)
+            for order in phase_orders(p)[:4]
+        ]
         chains = [chain for chain in chains if chain.found is not None]
         runs += len(chains)
         for chain in chains:
-            assert chain.found.path[:len(chain.last_ways[0])] in chain.last_ways
+            assert chain.found.path[: len(chain.last_ways[0])] in chain.last_ways
         shortest = min(len(way) for chain in chains for way in chain.last_ways)
         assert last_phase_again(p, cells, chains, guides.__getitem__, effort.NEVER, 2000, shortest + 1) is None
         best = min(chain.found.length for chain in chains)
@@ -281,11 +284,11 @@ def test_the_last_phase_starts_from_every_way_the_first_found(tmp_path):
         paths = chain.last_ways
         assert len({len(path) for path in paths}) == 1 and len(paths) <= FIRST_PHASE_WAYS
         ends = {p.apply(cells, path).tobytes() for path in paths}
-        assert len(ends) == len(paths)   # one way per end state
+        assert len(ends) == len(paths)  # one way per end state
         assert all(two.is_solved(coarsen(p.apply(cells, path), 2)) for path in paths)
         several += len(paths) > 1
         if chain.found is not None:
-            assert chain.found.path[:len(paths[0])] in paths
+            assert chain.found.path[: len(paths[0])] in paths
             state = p.apply(cells, chain.found.path)
             assert chain.found.rest or p.is_solved(state)
             if chain.found.rest:

@@ -43,7 +43,7 @@ def test_a_swapped_pair_is_solved_at_its_true_distance(partial, exact_distance):
     for _ in range(30):
         v = _swapped(p.solved[int(rng.integers(len(p.solved)))], rng, 1)
         seq = solve_near(guide, store, v, effort.NEVER, LADDER[-1][0])
-        if seq is None:   # beyond the tree plus the forward levels: must really be far
+        if seq is None:  # beyond the tree plus the forward levels: must really be far
             assert distance(v) > DEPTH + 3
             continue
         reached += 1

@@ -1,5 +1,6 @@
 """The solver facade (wsdb/solver/solve.py): exact where the database
 covers the state, verified and honest everywhere else."""
+
 import pytest
 
 import wsdb
@@ -47,22 +48,22 @@ def test_partial_tree_hands_over_and_bounds(tmp_path, exact_distance):
             assert p.is_solved(p.apply(cells, sol.moves))
             if sol.method == "meet in the middle":
                 assert sol.optimal and sol.length == distance(cells)
-    assert "build" not in (sol.note or "")   # both trees the search reads are stored
-    shallow = p.apply(p.solved[0], ["T1", "L2", "B3", "R1"])   # at most 4 moves from solved
+    assert "build" not in (sol.note or "")  # both trees the search reads are stored
+    shallow = p.apply(p.solved[0], ["T1", "L2", "B3", "R1"])  # at most 4 moves from solved
     sol = wsdb.solve(format_state(shallow), db=db)
     assert sol.method == "stored" and sol.length == distance(shallow)
 
 
 @pytest.mark.parametrize("c", [2, 3, 4])
 def test_8x8_without_any_database_terminates_verified(tmp_path, monkeypatch, c):
-    monkeypatch.chdir(tmp_path)            # no db/wsdb.sqlite here
+    monkeypatch.chdir(tmp_path)  # no db/wsdb.sqlite here
     monkeypatch.delenv("WSDB_DB", raising=False)
     p = wrapslide(8, c)
     cells = random_states(p, 1, seed=c)[0]
     sol = wsdb.solve(format_state(cells), time_limit=10)
     assert p.is_solved(p.apply(cells, sol.moves))
     assert sol.lower_bound >= 1 and not sol.optimal
-    assert not (tmp_path / "db").exists()   # nothing written
+    assert not (tmp_path / "db").exists()  # nothing written
     # the answer names every tree its search would read: the two-colour one, each phase's
     assert [f"`wsdb build --n 8 --c {k}`" in sol.note for k in range(2, 5)] == [True] * (c - 1) + [False] * (4 - c)
 
@@ -108,7 +109,7 @@ def test_solved_starts_need_no_search_even_out_of_time(method, tmp_path, monkeyp
     four = wrapslide(4, 4)
     sol = wsdb.solve(format_state(four.solved[7]), method=method, time_limit=1e-9)
     assert sol.length == 0 and sol.optimal
-    assert not (tmp_path / "db").exists()   # nothing written
+    assert not (tmp_path / "db").exists()  # nothing written
 
 
 @pytest.mark.parametrize("n", [10, 12, 16])

@@ -1,5 +1,6 @@
 """Tables derived from the database (wsdb/solver/tables.py): gather tables
 against brute-force distances, endgame tables against lookups."""
+
 import itertools
 import math
 
@@ -79,11 +80,10 @@ def test_endgame_depths_equal_lookups(tmp_path):
     for x, d in zip(cells, got):
         ans = wsdb.lookup(format_state(x), db=db)
         assert d == (ans.distance if ans.distance is not None else -1)
-    assert (got >= 0).any() and (got == -1).any()   # both cases were tried
+    assert (got >= 0).any() and (got == -1).any()  # both cases were tried
 
 
-@pytest.mark.parametrize("c,stored,derived,asked", [(3, 4, (6, 7), False), (4, 4, (5, 6), False),
-                                                     (4, 4, (5, 6), True)])
+@pytest.mark.parametrize("c,stored,derived,asked", [(3, 4, (6, 7), False), (4, 4, (5, 6), False), (4, 4, (5, 6), True)])
 def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, stored, derived, asked):
     """A tree stored to depth 4, deepened in memory (exact levels, then one
     level as a filter; as DERIVED says, or as the caller asks), knows every
@@ -94,14 +94,14 @@ def test_derived_levels_equal_the_complete_tree(tmp_path, monkeypatch, db4, c, s
     db = tmp_path / "shallow.sqlite"
     wsdb.build(4, c, db=db, max_depth=stored)
     eg = endgame(4, c, Store.open(db), derived if asked else None)
-    if asked:   # the grid's own endgame stays as stored
+    if asked:  # the grid's own endgame stays as stored
         assert endgame(4, c, Store.open(db)).height == stored
     assert (eg.stored, eg.held, eg.height, eg.complete) == (stored, *derived, False)
     keys, depths = Store.open(db4).keys_and_depths(TreeKey.wrapslide(4, c), eg.eng.layout)
     got = eg.lookup(keys)
     assert (got == np.where(depths <= eg.height, depths, -1)).all()
-    assert (depths > eg.height).any()                     # classes beyond were asked too
-    tables._endgames.clear()                                # again, from the cache files
+    assert (depths > eg.height).any()  # classes beyond were asked too
+    tables._endgames.clear()  # again, from the cache files
     cached = {f.name.split("-")[0] for f in (db.parent / f"{db.name}.cache").glob("endgame*")}
     plain = {f"endgame4c{c}h{stored}{part}" for part in ("keys", "depths", "starts")} if asked else set()
     assert cached == {f"endgame4c{c}h{derived[0]}{part}" for part in ("keys", "depths", "starts", "beyond")} | plain

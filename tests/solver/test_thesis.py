@@ -1,4 +1,5 @@
 """The thesis' heuristic (wsdb/solver/thesis.py)."""
+
 import numpy as np
 
 import wsdb
@@ -22,7 +23,7 @@ def test_objective_is_zero_exactly_on_solved_states():
 def test_thesis_method_solves_and_is_never_below_optimal(db4, exact_distance):
     distance = exact_distance(4)
     p = wrapslide(4, 4)
-    for cells in random_states(p, 4, seed=8):   # 0.6 s a state
+    for cells in random_states(p, 4, seed=8):  # 0.6 s a state
         sol = wsdb.solve(format_state(cells), db=db4, method="thesis")
         assert sol.method.startswith("thesis")
         assert p.is_solved(p.apply(cells, sol.moves))

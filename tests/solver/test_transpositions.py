@@ -32,11 +32,11 @@ def test_every_entry_solves_its_pair_for_every_goal_at_its_true_distance(partial
         for j in range(p.ncells):
             seq = sequence(table, i, j)
             if quadrant[i] == quadrant[j]:
-                assert seq is None   # the same colour: nothing to swap
+                assert seq is None  # the same colour: nothing to swap
                 continue
-            assert seq is not None   # 4x4 pairs: within the depth-4 tree plus forward levels
+            assert seq is not None  # 4x4 pairs: within the depth-4 tree plus forward levels
             entries += 1
-            for g in p.solved:       # all 24 goals, one sequence
+            for g in p.solved:  # all 24 goals, one sequence
                 v = g.copy()
                 v[[i, j]] = v[[j, i]]
                 assert p.is_solved(p.apply(v, seq))

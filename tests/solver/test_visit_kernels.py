@@ -17,15 +17,15 @@ EVERY = 0b1111
 def test_a_state_is_skipped_only_where_it_was_searched_with_as_many_moves_left():
     keys, meta = (a[0] for a in visit_tables(1, 1 << 8))
     x, y = np.arange(36, dtype=np.uint8) % 4 + 1, np.arange(36, dtype=np.uint8)[::-1] % 4 + 1
-    assert visit(keys, meta, x, 5, 0b1110) == 0           # new: search all
-    assert visit(keys, meta, x, 5, 0b1110) == -1          # again, as deep: nothing new
-    assert visit(keys, meta, x, 6, 0b0110) == -1          # deeper, fewer families
-    assert visit(keys, meta, x, 7, 0b1011) == 0b1110      # deeper: only the family not searched
-    assert visit(keys, meta, x, 5, 0b1011) == 0b1110      # as deep: the same, and now it has all
+    assert visit(keys, meta, x, 5, 0b1110) == 0  # new: search all
+    assert visit(keys, meta, x, 5, 0b1110) == -1  # again, as deep: nothing new
+    assert visit(keys, meta, x, 6, 0b0110) == -1  # deeper, fewer families
+    assert visit(keys, meta, x, 7, 0b1011) == 0b1110  # deeper: only the family not searched
+    assert visit(keys, meta, x, 5, 0b1011) == 0b1110  # as deep: the same, and now it has all
     assert visit(keys, meta, x, 5, EVERY) == -1
-    assert visit(keys, meta, x, 4, 0b1110) == 0           # nearer the start: searched again
-    assert visit(keys, meta, x, 5, 0b0001) == 0b1110      # what was searched from 4 moves counts from 5
-    assert visit(keys, meta, y, 5, 0b1110) == 0           # another state is never taken for it
+    assert visit(keys, meta, x, 4, 0b1110) == 0  # nearer the start: searched again
+    assert visit(keys, meta, x, 5, 0b0001) == 0b1110  # what was searched from 4 moves counts from 5
+    assert visit(keys, meta, y, 5, 0b1110) == 0  # another state is never taken for it
     # a state differing in one cell, past the first word, is another state
     z = x.copy()
     z[35] = 1 if z[35] != 1 else 2

@@ -1,5 +1,6 @@
 """Exports (wsdb/stats/export.py): every class, streamed, and nothing
 half-written."""
+
 import csv
 
 import pyarrow.parquet as pq
@@ -16,8 +17,10 @@ from wsdb.stats.export import export
 def stored(db, n, c):
     layout = KeyLayout.for_colours(n * n, c)
     reps, depth, parents, orbits = Store.open(db).load(TreeKey.wrapslide(n, c), layout)
-    return {layout.to_int(r): (int(d), layout.to_int(p) if d else None, int(o))
-            for r, d, p, o in zip(reps, depth, parents, orbits)}
+    return {
+        layout.to_int(r): (int(d), layout.to_int(p) if d else None, int(o))
+        for r, d, p, o in zip(reps, depth, parents, orbits)
+    }
 
 
 def test_csv_holds_every_class_in_small_chunks(db4, tmp_path):
@@ -26,8 +29,9 @@ def test_csv_holds_every_class_in_small_chunks(db4, tmp_path):
     with open(out) as f:
         rows = list(csv.DictReader(f))
     want = stored(db4, 4, 3)
-    got = {int(r["rep"]): (int(r["depth"]), int(r["parent"]) if r["parent"] else None, int(r["orbit_size"]))
-           for r in rows}
+    got = {
+        int(r["rep"]): (int(r["depth"]), int(r["parent"]) if r["parent"] else None, int(r["orbit_size"])) for r in rows
+    }
     assert got == want
     assert all(wsdb.parse_state(r["grid"])[0].n == 4 for r in rows[:50])
 
@@ -40,8 +44,10 @@ def test_parquet_with_wide_keys_as_decimal_text(tmp_path):
     table = pq.read_table(out).to_pydict()
     assert count == len(table["rep"]) == Store.open(db).build_row(TreeKey.wrapslide(6, 4))["classes"]
     want = stored(db, 6, 4)
-    got = {int(r): (d, int(p) if p else None, o)
-           for r, d, p, o in zip(table["rep"], table["depth"], table["parent"], table["orbit_size"])}
+    got = {
+        int(r): (d, int(p) if p else None, o)
+        for r, d, p, o in zip(table["rep"], table["depth"], table["parent"], table["orbit_size"])
+    }
     assert got == want
 
 
@@ -75,6 +81,7 @@ def test_the_command(run, db4, tmp_path):
 def test_a_target_that_is_not_a_regular_file_is_refused(run, db4, tmp_path):
     # the finished file is renamed into place: over a FIFO or a device it would replace it
     import os
+
     fifo = tmp_path / "pipe.csv"
     os.mkfifo(fifo)
     res = run("export", fifo, "--n", 4, "--c", 2, "--db", db4)
@@ -126,9 +133,10 @@ def test_parquet_names_its_tree_and_reads_back_integer_parents(db4, tmp_path):
     export(4, 3, out, db=db4)
     facts = read_tree_metadata(pq.read_metadata(out).metadata)
     assert (facts["puzzle"], facts["n"], facts["c"], facts["root"]) == ("wrapslide", "4", "3", "all")
-    assert facts["version"] == wsdb.__version__ and "order 64" in facts["symmetry"]   # 32 maps x 2! colours
+    assert facts["version"] == wsdb.__version__ and "order 64" in facts["symmetry"]  # 32 maps x 2! colours
     df = pd.read_parquet(out)
     assert str(df["parent"].dtype) == "Int64" and str(df["rep"].dtype) == "int64"
     want = stored(db4, 4, 3)
-    assert {int(r): None if pd.isna(p) else int(p) for r, p in zip(df.rep, df.parent)} == \
-        {r: v[1] for r, v in want.items()}
+    assert {int(r): None if pd.isna(p) else int(p) for r, p in zip(df.rep, df.parent)} == {
+        r: v[1] for r, v in want.items()
+    }

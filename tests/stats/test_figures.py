@@ -1,6 +1,7 @@
 """The figures of wsdb stats (wsdb/stats/figures.py), each against an
 independent computation: the brute-force BFS over every raw state, the
 multinomial, or arithmetic on the level counts."""
+
 import json
 
 import numpy as np
@@ -47,7 +48,7 @@ def test_summary_of_every_build_and_the_four_colour_mean(db4, thesis):
 def test_orbit_profile_adds_up_and_matches_brute_force(db4, brute, c):
     prof = stats.orbit_profile(db4, 4, c)
     p = wsdb.wrapslide(4, c)
-    assert prof.states.sum() == p.states                               # the multinomial
+    assert prof.states.sum() == p.states  # the multinomial
     assert ((prof.orbit_size * prof.symmetries) == p.group_order).all()
     assert (prof.states == prof.orbit_size * prof.classes).all()
     if c == 3:
@@ -100,6 +101,7 @@ def test_a_partial_build_claims_only_what_its_levels_prove(tmp_path, thesis, run
     # a puzzle whose moves reach only some arrangements: the levels prove "at least" only
     from wsdb.db.build import build_puzzle
     from wsdb.puzzle.catalog import get_puzzle
+
     build_puzzle(get_puzzle("rubeish", 3), db=db, max_depth=3)
     row = stats.summary(db, puzzle="rubeish").iloc[0]
     assert row.at_least == 3 and pd.isna(row.more_than) and pd.isna(row.god_number)
@@ -127,6 +129,7 @@ def test_one_of_n_and_c_is_refused(db4):
 
 # ---- the command line ----------------------------------------------------------
 
+
 def test_stats_text(run, db4):
     res = run("stats", "--db", db4)
     assert res.exit_code == 0
@@ -142,6 +145,7 @@ def test_stats_json_and_csv_agree_with_the_library(run, db4):
     rows = [json.loads(x) for x in run("stats", "--json", "--db", db4).stdout.splitlines()]
     assert rows == json.loads(json.dumps(stats.report(db4)))
     from io import StringIO
+
     csv = pd.read_csv(StringIO(run("stats", "--csv", "--db", db4).stdout))
     pd.testing.assert_frame_equal(csv, stats.levels(db4), check_dtype=False)
     orbits = pd.read_csv(StringIO(run("stats", "--csv", "--table", "orbits", "--n", 4, "--c", 3, "--db", db4).stdout))
@@ -155,7 +159,7 @@ def test_info_lists_sizes(run, db4):
     assert out.count("on disk") == 3 and "God number 12" in out
     data = [json.loads(line) for line in run("info", "--json", "--db", db4).stdout.splitlines()]
     assert [r["classes"] for r in data] == [78, 14523, 84174] and all(r["db_bytes"] for r in data)
-    assert all(r["parquet_levels"] is None and r["parquet_bytes"] is None for r in data)   # rows, not files
+    assert all(r["parquet_levels"] is None and r["parquet_bytes"] is None for r in data)  # rows, not files
 
 
 @pytest.mark.parametrize("args", [["--n", "4"], ["--json", "--csv"], ["--table", "levels"], ["--n", "4", "--c", "9"]])

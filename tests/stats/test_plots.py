@@ -1,6 +1,7 @@
 """The pictures (wsdb/stats/plots.py): matplotlib figures, one panel per
 build, drawn without switching the caller's backend; real PNG, SVG and PDF
 files."""
+
 import pytest
 
 import wsdb
@@ -28,7 +29,7 @@ def test_figures_are_returned_and_the_backend_left_alone(db4):
     assert len([ax for ax in fig.axes if ax.axison]) == len(stored)
     assert "states and classes per depth" in fig._suptitle.get_text()
     assert matplotlib.get_backend() == before
-    assert fig._repr_png_().startswith(PNG)   # what a notebook shows as the cell's result
+    assert fig._repr_png_().startswith(PNG)  # what a notebook shows as the cell's result
 
 
 def test_ax_draws_one_build_into_the_callers_axes(db4):
@@ -37,8 +38,8 @@ def test_ax_draws_one_build_into_the_callers_axes(db4):
     fig = Figure()
     ax = fig.subplots()
     assert plot_symmetry(db4, n=4, c=3, ax=ax) is fig
-    assert ax.get_yscale() == "log" and ax.patches   # the bars are in the caller's axes
-    assert fig._suptitle is None   # the caller's figure keeps its own titles
+    assert ax.get_yscale() == "log" and ax.patches  # the bars are in the caller's axes
+    assert fig._suptitle is None  # the caller's figure keeps its own titles
     with pytest.raises(WsdbError, match="one build"):
         plot_levels(db4, ax=fig.subplots())
 
@@ -66,6 +67,7 @@ def test_partial_builds_are_drawn_and_an_empty_database_refused(tmp_path):
     assert save_figure(plot_levels(db), tmp_path / "p.png").exists()
     empty = tmp_path / "e.sqlite"
     from wsdb.db.store import Store
+
     Store.open(empty, create=True)
     with pytest.raises(WsdbError, match="no builds"):
         plot_levels(empty)
@@ -80,6 +82,7 @@ def test_unwritable_target_is_one_line(run, db4, tmp_path):
 def test_titles_fit_inside_the_figure(panels):
     # the symmetry figure's title was cut off at both sides on one panel
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from wsdb.stats.plots import suptitle

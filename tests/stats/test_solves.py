@@ -1,5 +1,6 @@
 """Solver runs as figures (wsdb/stats/solves.py, `wsdb stats --solves`):
 every figure equals the same figure computed here from the stored rows."""
+
 import json
 import shutil
 import sqlite3
@@ -27,16 +28,23 @@ def runs_db(db4, tmp_path_factory):
 def from_rows(db, run_id):
     """The figures of one run, straight from SQL rows and the statistics module."""
     with sqlite3.connect(db) as conn:
-        got = conn.execute("select length, lower_bound, optimal, exact, seconds from solves where run_id = ?",
-                           (run_id,)).fetchall()
+        got = conn.execute(
+            "select length, lower_bound, optimal, exact, seconds from solves where run_id = ?", (run_id,)
+        ).fetchall()
     length, lower, optimal, exact, seconds = zip(*got)
     known = [(a, e) for a, e in zip(length, exact) if e is not None]
-    return {"states": len(got), "mean_length": statistics.mean(length), "max_length": max(length),
-            "mean_lower_bound": statistics.mean(lower), "known_exact": len(known),
-            "mean_gap_exact": statistics.mean(a - e for a, e in known),
-            "mean_gap_bound": statistics.mean(a - b for a, b in zip(length, lower)),
-            "share_optimal": sum(optimal) / len(got), "median_seconds": statistics.median(seconds),
-            "max_seconds": max(seconds)}
+    return {
+        "states": len(got),
+        "mean_length": statistics.mean(length),
+        "max_length": max(length),
+        "mean_lower_bound": statistics.mean(lower),
+        "known_exact": len(known),
+        "mean_gap_exact": statistics.mean(a - e for a, e in known),
+        "mean_gap_bound": statistics.mean(a - b for a, b in zip(length, lower)),
+        "share_optimal": sum(optimal) / len(got),
+        "median_seconds": statistics.median(seconds),
+        "max_seconds": max(seconds),
+    }
 
 
 def test_the_summary_equals_the_figures_computed_from_the_rows(runs_db):
@@ -54,7 +62,7 @@ def test_the_summary_equals_the_figures_computed_from_the_rows(runs_db):
 def test_the_thesis_means_stand_beside_the_runs(runs_db, thesis):
     published = thesis["heuristic_results_100_random_states_tables_5_1_5_2"]
     means = solves.thesis_means()
-    assert means["mean_length"] == published["mean_length"]           # the package's copy is the thesis'
+    assert means["mean_length"] == published["mean_length"]  # the package's copy is the thesis'
     assert means["mean_seconds"] == published["mean_seconds_with_moves"]
     df = solves.run_summaries(runs_db)
     assert list(df.thesis_mean_length) == [7.58, 7.58, 10.82]
@@ -110,8 +118,11 @@ def test_the_readme_table_is_made_from_the_newest_run_of_each_grid_and_method(ru
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     lines = module.table(runs_db).splitlines()[2:]
-    assert [line.split(" | ")[:2] for line in lines] == [["| 4x4 c3", "auto"], ["| 4x4 c3", "thesis"],
-                                                          ["| 4x4 c4", "beam"]]
+    assert [line.split(" | ")[:2] for line in lines] == [
+        ["| 4x4 c3", "auto"],
+        ["| 4x4 c3", "thesis"],
+        ["| 4x4 c4", "beam"],
+    ]
     df = solves.run_summaries(runs_db)
     for line, row in zip(lines, df.sort_values(["n", "c", "method"]).itertuples()):
         cells = line.strip("| ").split(" | ")

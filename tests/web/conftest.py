@@ -1,4 +1,5 @@
 """The web app over the shared 4x4 database (two, three and four colours)."""
+
 import pytest
 from fastapi.testclient import TestClient
 

@@ -1,4 +1,5 @@
 """A real server for the browser tests: an app served by uvicorn in a thread."""
+
 import socket
 import threading
 import time

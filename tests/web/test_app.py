@@ -1,5 +1,6 @@
 """The JSON API (wsdb/web/app.py and routes.py): each answer is the CLI's --json for the
 same request, bad input gets the CLI's one line with 400/422, busy gets 503."""
+
 import json
 
 import pytest
@@ -58,12 +59,12 @@ def test_solve_out_of_time_returns_its_best_verified_sequence_marked(client):
 
 
 def test_solve_takes_an_effort_and_answers_alike_for_it(client):
-    state = format_state(random_states(wrapslide(6, 4), 1, seed=9)[0])   # no 6x6 tree: the beam runs
+    state = format_state(random_states(wrapslide(6, 4), 1, seed=9)[0])  # no 6x6 tree: the beam runs
     body = {"state": state, "method": "beam", "effort": 0.01, "time_limit": 20}
     first, again = (client.post("/api/solve", json=body).json() for _ in range(2))
     assert first["moves"] == again["moves"] and first["effort"] == again["effort"] > 0
     assert not first["capped"] and sum(first["work"].values()) > 0
-    for bad in ("1", True, 0, -1, 1001):   # a string or a boolean is not a number
+    for bad in ("1", True, 0, -1, 1001):  # a string or a boolean is not a number
         res = client.post("/api/solve", json={**body, "effort": bad})
         assert res.status_code == 422 and "effort" in res.json()["detail"]
 
@@ -91,7 +92,7 @@ def test_puzzle_facts_come_from_the_definition(client):
         assert sum(p["counts"]) == n * n and len(p["counts"]) == c
         assert len(p["moves"]) == 4 * (n - 1)
         assert client.post("/api/apply", json={"state": p["solved"], "moves": []}).json()["solved"]
-        assert (p["hint"] is None) == (n == 4)           # the shared database holds the 4x4 trees only
+        assert (p["hint"] is None) == (n == 4)  # the shared database holds the 4x4 trees only
         assert p["hint"] in (None, f"wsdb build --n {n} --c {c}")
 
 
@@ -101,15 +102,15 @@ def test_the_build_hint_names_only_a_build_that_adds_something(tmp_path, monkeyp
     partial tree of a grid the command finishes, does."""
     from wsdb.db import build
 
-    monkeypatch.setitem(build.DEFAULT_DEPTH, (6, 4), 3)   # the default depth 8 takes 20 s to build
+    monkeypatch.setitem(build.DEFAULT_DEPTH, (6, 4), 3)  # the default depth 8 takes 20 s to build
     db = tmp_path / "h.sqlite"
     wsdb.build(6, 2, db=db, max_depth=3)
     wsdb.build(6, 4, db=db, max_depth=2)
     with TestClient(create_app(db=db)) as fresh:
         hint = six_by_six(fresh, "hint")
         assert hint(2) == "wsdb build --n 6 --c 2" and hint(4) == "wsdb build --n 6 --c 4"
-        assert hint(3) == "wsdb build --n 6 --c 3"                   # none stored
-        wsdb.build(6, 4, db=db)                                      # to the default depth
+        assert hint(3) == "wsdb build --n 6 --c 3"  # none stored
+        wsdb.build(6, 4, db=db)  # to the default depth
         assert hint(4) is None
 
 
@@ -120,21 +121,22 @@ def test_the_page_is_told_what_a_first_solve_derives(tmp_path, monkeypatch):
     from wsdb.solver import settings
     from wsdb.solver.solve import derivation_minutes
 
-    monkeypatch.setitem(settings.DERIVED, (6, 3), (3, 4))   # the default tree is 8 deep: 90 s to build
+    monkeypatch.setitem(settings.DERIVED, (6, 3), (3, 4))  # the default tree is 8 deep: 90 s to build
     db = tmp_path / "d.sqlite"
     wsdb.build(6, 3, db=db, max_depth=2)
     wsdb.build(6, 2, db=db, max_depth=2)
     with TestClient(create_app(db=db)) as fresh:
         minutes = six_by_six(fresh, "first_solve_minutes")
         assert minutes(3) == derivation_minutes(db, 6, 3) == settings.DERIVE_MINUTES[6, 3]
-        assert minutes(4) is None and minutes(2) is None     # nothing derived for them
+        assert minutes(4) is None and minutes(2) is None  # nothing derived for them
         state = format_state(random_states(wrapslide(6, 3), 1, seed=2)[0])
         assert fresh.post("/api/solve", json={"state": state, "method": "meet"}).status_code == 200
         assert minutes(3) is None
 
 
-@pytest.mark.parametrize("state", ["", "1212/3434/1243/342", "1111/1111/1111/1111", "12345/1234/1234/1234",
-                                   "1122/1122/3344/334x4", "é" * 16])
+@pytest.mark.parametrize(
+    "state", ["", "1212/3434/1243/342", "1111/1111/1111/1111", "12345/1234/1234/1234", "1122/1122/3344/334x4", "é" * 16]
+)
 def test_bad_state_gets_the_cli_line_and_400(client, run, db4, state):
     res = client.post("/api/lookup", json={"state": state})
     cli = run("lookup", state, "--db", db4)
@@ -146,8 +148,13 @@ def test_bad_state_gets_the_cli_line_and_400(client, run, db4, state):
 def test_bad_moves_and_shapes(client):
     res = client.post("/api/apply", json={"state": STATES[0], "moves": ["T9"]})
     assert res.status_code == 400 and "unknown move 'T9'" in res.json()["detail"]
-    for bad in ({}, {"state": 5}, {"state": "1" * 401}, {"state": STATES[0], "method": "magic"},
-                {"state": STATES[0], "time_limit": -1}):
+    for bad in (
+        {},
+        {"state": 5},
+        {"state": "1" * 401},
+        {"state": STATES[0], "method": "magic"},
+        {"state": STATES[0], "time_limit": -1},
+    ):
         res = client.post("/api/solve", json=bad)
         assert res.status_code == 422 and isinstance(res.json()["detail"], str)
         assert "\n" not in res.json()["detail"]
@@ -181,6 +188,7 @@ def test_fuzzer_finds_stay_fixed(client):
 def test_api_docs_work_offline(client):
     # /docs and /redoc load every asset from the server itself, none from a CDN
     import re
+
     for page in ("/docs", "/redoc"):
         html = client.get(page)
         assert html.status_code == 200
@@ -194,6 +202,7 @@ def test_a_damaged_database_answers_500_with_the_line(client, app, db4, tmp_path
     # an answer that fails its own check is the server's fault: 500, the CLI's line
     import shutil
     import sqlite3
+
     state = "1344/1322/3241/3214"
     key = wsdb.lookup(state, db=db4).key
     db = tmp_path / "damaged.sqlite"
@@ -211,13 +220,15 @@ def test_a_damaged_database_answers_500_with_the_line(client, app, db4, tmp_path
 def test_request_bodies_are_capped(client):
     # a 200 MB body was accepted; now anything over 64 KB is 413 before it is read
     from wsdb.web.settings import MAX_BODY
+
     big = {"state": "1" * (MAX_BODY + 10)}
     res = client.post("/api/lookup", json=big)
     assert res.status_code == 413 and "bytes" in res.json()["detail"]
 
-    def chunks():   # no declared length: counted as it comes
+    def chunks():  # no declared length: counted as it comes
         for _ in range(100):
             yield b"x" * 1024
+
     res = client.post("/api/lookup", content=chunks(), headers={"content-type": "application/json"})
     assert res.status_code == 413
     assert client.post("/api/lookup", json={"state": "1212/3434/1243/3421"}).status_code == 200
@@ -226,6 +237,7 @@ def test_request_bodies_are_capped(client):
 def test_the_reported_tracebacks_are_one_line_answers(client):
     # each was an HTTP 500 with a traceback: now a 400 with the CLI's line
     from wsdb.puzzle import format_state, random_states, wrapslide
+
     big = format_state(random_states(wrapslide(10, 2), 1, seed=1)[0])
     res = client.post("/api/solve", json={"state": big, "time_limit": 1})
     assert res.status_code == 400 and "up to 8x8" in res.json()["detail"]

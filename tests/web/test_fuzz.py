@@ -1,13 +1,18 @@
 """Property-based fuzzing of the API from its own OpenAPI schema
 (schemathesis): whatever fits the schema, and much that does not, gets a
 documented status, a body that matches the schema, and never a 5xx."""
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import CheckConfig
-from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
-                                               response_schema_conformance, status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from wsdb.web import create_app
 
@@ -15,10 +20,16 @@ APP = create_app(None, max_time_limit=1, max_busy=4)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 # invalid data may also be refused as too large (413, documented): a body over 64 KiB is not read
 schema.config.checks.negative_data_rejection = CheckConfig(
-    expected_statuses=["400", "404", "405", "406", "413", "415", "422", "429", "5xx"])
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          negative_data_rejection]
-CALLS: dict[tuple[str, str], int] = {}   # calls per (method, path)
+    expected_statuses=["400", "404", "405", "406", "413", "415", "422", "429", "5xx"]
+)
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+CALLS: dict[tuple[str, str], int] = {}  # calls per (method, path)
 
 
 @pytest.fixture(autouse=True)

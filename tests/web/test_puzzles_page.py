@@ -2,6 +2,7 @@
 Chromium against a real server: swap cells with clicks, look up, solve,
 step to the goal; the answers are checked with the library's lookup and
 replay."""
+
 import shutil
 
 import pytest
@@ -16,8 +17,12 @@ from wsdb.web import create_app
 from .serving import serving
 from .test_page import CHROMIUM, FLAGS
 
-pytestmark = [pytest.mark.integration, pytest.mark.skipif(shutil.which(CHROMIUM) is None,
-                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None, reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,7 @@ def state(pg):
 
 def test_swapping_cells_looks_up_and_solve_steps_to_the_goal(page, trees):
     assert state(page) == "123/456/789" and page.is_hidden("#cols-label")
-    for a, b in ((0, 4), (1, 8)):              # two swaps: an even permutation, reachable in Rube-ish
+    for a, b in ((0, 4), (1, 8)):  # two swaps: an even permutation, reachable in Rube-ish
         page.click(f'#grid [data-cell="{a}"]')
         page.click(f'#grid [data-cell="{b}"]')
     start = state(page)
@@ -74,7 +79,7 @@ def test_swapping_cells_looks_up_and_solve_steps_to_the_goal(page, trees):
     assert state(page) == "123/456/789" and "at the goal" in page.text_content("#step")
 
 
-@pytest.mark.slow   # 3 s: the same page as the swapping test above, on a sliding board
+@pytest.mark.slow  # 3 s: the same page as the swapping test above, on a sliding board
 def test_a_sliding_board_from_random_to_the_goal(page, trees):
     page.select_option("#puzzle", "sliding")
     page.fill("#rows", "2")
@@ -94,7 +99,7 @@ def test_a_sliding_board_from_random_to_the_goal(page, trees):
 
 def test_an_unreachable_state_is_said_in_one_line(page):
     page.click('#grid [data-cell="0"]')
-    page.click('#grid [data-cell="1"]')       # one swap: an odd permutation
+    page.click('#grid [data-cell="1"]')  # one swap: an odd permutation
     page.wait_for_function("document.getElementById('distance').textContent.includes('cannot be reached')")
 
 

@@ -1,5 +1,6 @@
 """`wsdb serve` as a real process: it says where it listens, serves the
 page and the API, refuses a taken port or a missing database in one line."""
+
 import json
 import socket
 import subprocess
@@ -21,21 +22,27 @@ def free_port() -> int:
 
 def test_serve_prints_its_url_and_answers(db4):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "wsdb", "serve", "--port", str(port), "--db", str(db4)],
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wsdb", "serve", "--port", str(port), "--db", str(db4)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()
         assert f"http://127.0.0.1:{port}/" in line, line
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):   # the line comes as uvicorn starts listening
+        for _ in range(100):  # the line comes as uvicorn starts listening
             try:
                 page = urllib.request.urlopen(base + "/", timeout=5).read().decode()
                 break
             except OSError:
                 time.sleep(0.1)
         assert 'id="grid"' in page
-        req = urllib.request.Request(base + "/api/lookup", data=json.dumps({"state": "1122/1122/3434/3434"}).encode(),
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            base + "/api/lookup",
+            data=json.dumps({"state": "1122/1122/3434/3434"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         assert json.loads(urllib.request.urlopen(req, timeout=30).read())["distance"] is not None
     finally:
         proc.terminate()

@@ -23,6 +23,7 @@ Four arguments, each a :class:`Bound`:
   applied down the chain c -> c-1 -> ... -> 2 (another merge of colours,
   counted by a census: :mod:`.merging`).
 """
+
 from __future__ import annotations
 
 import json
@@ -57,9 +58,9 @@ class Bound:
 
     n: int
     c: int
-    kind: str            # lower, upper
+    kind: str  # lower, upper
     value: int
-    method: str          # tree, counting, optimal, phases
+    method: str  # tree, counting, optimal, phases
     witness: dict = field(default_factory=dict)
     seconds: float = 0.0
     command: str = ""
@@ -94,8 +95,9 @@ def continuations(blocked: np.ndarray, family: np.ndarray):
         here = [sum(per_family[g] * here[g] for g in gs) for gs in follows]
 
 
-def first_radius(blocked: np.ndarray, family: np.ndarray, states: int, depth: int, within: int,
-                 level: int) -> tuple[int, int]:
+def first_radius(
+    blocked: np.ndarray, family: np.ndarray, states: int, depth: int, within: int, level: int
+) -> tuple[int, int]:
     """(d, the states that can lie within d - 1): the first d at which the
     states within ``depth`` moves (``within``, ``level`` of them at exactly
     ``depth``) and, for each further move, ``level`` times the most
@@ -135,9 +137,16 @@ def _counted(n: int, c: int, depth: int, within: int, level: int, **known) -> Bo
     moves, ``level`` of them at exactly ``depth`` (:func:`first_radius`)."""
     p = wrapslide(n, c)
     d, before = first_radius(p.blocked, p.move_family, p.states, depth, within, level)
-    return Bound(n, c, "lower", d, "counting",
-                 dict(states=p.states, solved=len(p.solved), moves=int(p.moves.shape[0]), **known, within=before),
-                 0.0, f"wsdb bounds compute --n {n} --c {c}")
+    return Bound(
+        n,
+        c,
+        "lower",
+        d,
+        "counting",
+        dict(states=p.states, solved=len(p.solved), moves=int(p.moves.shape[0]), **known, within=before),
+        0.0,
+        f"wsdb bounds compute --n {n} --c {c}",
+    )
 
 
 def from_tree(store: Store, n: int, c: int) -> list[Bound]:
@@ -147,17 +156,34 @@ def from_tree(store: Store, n: int, c: int) -> list[Bound]:
     tree = TreeKey.wrapslide(n, c)
     row = store.finished_build(tree)
     god = None if row is None else proven_god_number(row, wrapslide(n, c))
-    if god is None:
+    if row is None or god is None:
         return []
     deepest = store.classes_at_depth(tree, god, limit=1)[0]["grid"]
     command = f"wsdb lookup {deepest}"
-    return [Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
-            Bound(n, c, "upper", god, "tree", dict(classes=row["classes"], states=row["states"], height=god),
-                  row["seconds"], f"wsdb build --n {n} --c {c}")]
+    return [
+        Bound(n, c, "lower", god, "tree", dict(state=deepest, distance=god), row["seconds"], command),
+        Bound(
+            n,
+            c,
+            "upper",
+            god,
+            "tree",
+            dict(classes=row["classes"], states=row["states"], height=god),
+            row["seconds"],
+            f"wsdb build --n {n} --c {c}",
+        ),
+    ]
 
 
-def by_state(state: str, db=None, effort: float | None = None, method: str = "optimal",
-             at_least: int | None = None, dask: dict | None = None, fresh: bool = False) -> Bound:
+def by_state(
+    state: str,
+    db=None,
+    effort: float | None = None,
+    method: str = "optimal",
+    at_least: int | None = None,
+    dask: dict | None = None,
+    fresh: bool = False,
+) -> Bound:
     """A lower bound exhibited by one state: its distance proven optimal by
     IDA* (``wsdb solve --method optimal``), or the lower bound the search
     proved where it did not finish; ``method="meet"`` proves it by meet in
@@ -178,8 +204,7 @@ def by_state(state: str, db=None, effort: float | None = None, method: str = "op
     t0 = time.perf_counter()
     sol = solve(state, db=db, method=method, effort=effort)
     value = sol.length if sol.optimal else sol.lower_bound
-    witness = dict(state=sol.state, distance=sol.length if sol.optimal else None, moves=sol.moves,
-                   optimal=sol.optimal)
+    witness = dict(state=sol.state, distance=sol.length if sol.optimal else None, moves=sol.moves, optimal=sol.optimal)
     command = f"wsdb solve {sol.state} --method {method}" + (f" --effort {effort:g}" if effort else "")
     return Bound(sol.n, sol.c, "lower", value, method, witness, time.perf_counter() - t0, command)
 
@@ -200,9 +225,16 @@ def _at_least(state: str, db, effort: float | None, k: int, dask: dict | None = 
         proof = at_least(state, k, store, math.inf if effort is None else budget_nodes(effort), keep=True, fresh=fresh)
     else:
         proof = _spread_at_least(state, k, store, db, dask, fresh)
-    witness = dict(state=proof.state, distance=proof.found.length if proof.found else None, moves=proof.moves,
-                   optimal=proof.found is not None, at_least=proof.lower, nodes=round(proof.nodes),
-                   shares_reused=proof.reused, shares_left=proof.left)
+    witness = dict(
+        state=proof.state,
+        distance=proof.found.length if proof.found else None,
+        moves=proof.moves,
+        optimal=proof.found is not None,
+        at_least=proof.lower,
+        nodes=round(proof.nodes),
+        shares_reused=proof.reused,
+        shares_left=proof.left,
+    )
     command = f"wsdb bounds prove {proof.state} --at-least {k}" + (f" --effort {effort:g}" if effort else "")
     # the proof's seconds: this run's, and those of the shares it read back instead of searching
     seconds = time.perf_counter() - t0 + proof.reused_seconds
@@ -216,7 +248,7 @@ def _spread_at_least(state: str, k: int, store: Store, db, dask: dict, fresh: bo
     from .proof import at_least
     from .spread import Spread
 
-    where = resolve(db)   # the workers open the database by its absolute path, or a server's URL
+    where = resolve(db)  # the workers open the database by its absolute path, or a server's URL
     worker_db = str(where.path) if where.path else where.url
     with dask_engine().dask_client(**dask) as client:
         return at_least(state, k, store, math.inf, spread=Spread(client, worker_db), keep=True, fresh=fresh)
@@ -234,8 +266,10 @@ def phase_states(n: int, c: int) -> np.ndarray:
     cells of each coarse solved state filled with the last two colours in
     every way."""
     if phase_size(n, c) > MAX_PHASE_STATES:
-        raise InputError(f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
-                        f"more than the {MAX_PHASE_STATES:,} looked up one by one")
+        raise InputError(
+            f"the {n}x{n} {c}-colour phase holds {phase_size(n, c):,} states, "
+            f"more than the {MAX_PHASE_STATES:,} looked up one by one"
+        )
     return merged_goal_states(wrapslide(n, c), f"{c - 1}{c}")
 
 
@@ -244,14 +278,18 @@ def phase_worst(store: Store, n: int, c: int) -> tuple[int, str]:
     (n, c) complete tree, and a state at it."""
     row = store.finished_build(TreeKey.wrapslide(n, c))
     if row is None or not row["complete"]:
-        raise NotBuiltError(f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
-                        f"and no complete {n}x{n} {c}-colour tree is stored here (`wsdb build --n {n} --c {c}` "
-                        "where it fits), nor their distances proven one by one")
+        raise NotBuiltError(
+            f"the {n}x{n} {c}-colour phase needs the exact distance of {phase_size(n, c):,} states, "
+            f"and no complete {n}x{n} {c}-colour tree is stored here (`wsdb build --n {n} --c {c}` "
+            "where it fits), nor their distances proven one by one"
+        )
     states = phase_states(n, c)
     p = wrapslide(n, c)
-    answers = lookup_grid(store, p, states)
-    far = max(range(len(answers)), key=lambda i: answers[i].distance)
-    return answers[far].distance, state_texts(p, states[far:far + 1])[0]
+    distances = [a.distance for a in lookup_grid(store, p, states)]
+    known = [d for d in distances if d is not None]
+    assert len(known) == len(distances), "a complete tree holds every state of the phase"
+    far = max(range(len(known)), key=lambda i: known[i])
+    return known[far], state_texts(p, states[far : far + 1])[0]
 
 
 def from_phases(store: Store, n: int, c: int) -> Bound:
@@ -268,19 +306,24 @@ def from_phases(store: Store, n: int, c: int) -> Bound:
         for j in range(k + 1, c + 1):
             if j not in later:
                 worst, state = phase_worst(store, n, j)
-                later[j] = dict(grid=f"{n}x{n} {j} colours from {j - 1} solved", worst=worst, state=state,
-                                states=phase_size(n, j))
+                later[j] = dict(
+                    grid=f"{n}x{n} {j} colours from {j - 1} solved", worst=worst, state=state, states=phase_size(n, j)
+                )
             phases.append(later[j])
         value = sum(ph["worst"] for ph in phases)
         if best is None or value < best.value:
-            best = Bound(n, c, "upper", value, "phases", dict(phases=phases), 0.0,
-                         f"wsdb bounds compute --n {n} --c {c}")
+            best = Bound(
+                n, c, "upper", value, "phases", dict(phases=phases), 0.0, f"wsdb bounds compute --n {n} --c {c}"
+            )
     if best is None:
-        if (n, 2) not in COMPLETE:   # 8x8: no coarser grid's tree can be finished
-            raise NotBuiltError(f"it needs a complete tree of {n}x{n} with fewer than {c} colours, and {n}x{n} trees "
-                            f"are grown part way only (two colours: {wrapslide(n, 2).states:.1e} states)")
-        raise NotBuiltError(f"no complete tree of {n}x{n} with fewer than {c} colours here: build "
-                        f"`wsdb build --n {n} --c 2` first")
+        if (n, 2) not in COMPLETE:  # 8x8: no coarser grid's tree can be finished
+            raise NotBuiltError(
+                f"it needs a complete tree of {n}x{n} with fewer than {c} colours, and {n}x{n} trees "
+                f"are grown part way only (two colours: {wrapslide(n, 2).states:.1e} states)"
+            )
+        raise NotBuiltError(
+            f"no complete tree of {n}x{n} with fewer than {c} colours here: build `wsdb build --n {n} --c 2` first"
+        )
     best.seconds = time.perf_counter() - t0
     return best
 
@@ -305,13 +348,15 @@ def compute(store: Store, n: int, c: int) -> tuple[list[Bound], list[str]]:
         # the answer would change with a build: say which (the README's 8x8 three-colour 22 needs one)
         tree = TreeKey.wrapslide(n, c)
         what, command = describe(tree)
-        missing.append(f"tree: no {what} tree in {store.label}: `{command}{store.db_option}` stores one, and "
-                       "its levels raise the counting bound (or, complete, give the God number)")
+        missing.append(
+            f"tree: no {what} tree in {store.label}: `{command}{store.db_option}` stores one, and "
+            "its levels raise the counting bound (or, complete, give the God number)"
+        )
     if c > 2:
         try:
             found.append(from_phases(store, n, c))
         except WsdbError as e:
-            if not exact:   # with the God number itself proven, no upper bound is missing
+            if not exact:  # with the God number itself proven, no upper bound is missing
                 missing.append(f"phases: {e}")
     return found, missing
 

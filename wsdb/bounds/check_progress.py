@@ -7,6 +7,7 @@ work beside it, takes far longer than the rest); and per
 grid, the liftings no path serves that its checks solved one by one and
 kept. The same compute command goes on from there.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -46,9 +47,11 @@ class KeptCheck:
         left = left_at_pace(self.median_seconds * self.done, self.done, self.slices)
         if left:
             where += f", {left} left at their pace"
-        return (f"{self.n}x{self.n} {self.c} colours  merge {self.merge}  level {self.level} within {self.at_most}: "
-                f"{where}; {self.unavoidable:,} ways to split left so far; {self.seconds:,.0f} s kept, "
-                f"last {self.last[:16]}  ({self.scheme})")
+        return (
+            f"{self.n}x{self.n} {self.c} colours  merge {self.merge}  level {self.level} within {self.at_most}: "
+            f"{where}; {self.unavoidable:,} ways to split left so far; {self.seconds:,.0f} s kept, "
+            f"last {self.last[:16]}  ({self.scheme})"
+        )
 
 
 def kept_checks(store: Store, n: int | None = None, c: int | None = None) -> list[KeptCheck]:
@@ -73,8 +76,10 @@ class KeptSolutions:
         return asdict(self)
 
     def text(self) -> str:
-        return (f"{self.n}x{self.n} {self.c} colours: {self.solved:,} ways to split solved one by one and kept, "
-                f"the longest in {self.longest} moves; {self.seconds:,.0f} s kept, last {self.last[:16]}")
+        return (
+            f"{self.n}x{self.n} {self.c} colours: {self.solved:,} ways to split solved one by one and kept, "
+            f"the longest in {self.longest} moves; {self.seconds:,.0f} s kept, last {self.last[:16]}"
+        )
 
 
 def kept_solutions(store: Store, n: int | None = None, c: int | None = None) -> list[KeptSolutions]:

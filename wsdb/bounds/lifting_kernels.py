@@ -4,6 +4,7 @@ every detour) read from the two-bit census (:mod:`wsdb.engine.subset_kernels`)
 finishes too far from solved. The census's own kernels stay in the engine;
 these serve only the bound, so they live with it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,12 +14,36 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ..engine.compiling import announce_compiles
 from ..engine.subset_kernels import code_of, descend, index_of, moved
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 
 @njit(cache=True)
-def _left_on_shortest(words, cell, depth, t0, t1, nleft, g0, goals, cells_of, rank_of, bad, nbad, far, P, R, last,
-                      full, moves, dest, path, left, start, ends, relabel):
+def _left_on_shortest(
+    words,
+    cell,
+    depth,
+    t0,
+    t1,
+    nleft,
+    g0,
+    goals,
+    cells_of,
+    rank_of,
+    bad,
+    nbad,
+    far,
+    P,
+    R,
+    last,
+    full,
+    moves,
+    dest,
+    path,
+    left,
+    start,
+    ends,
+    relabel,
+):
     """:func:`unavoidable`'s shortest paths ``t0`` to ``t1 - 1`` for one
     state, ``nleft`` liftings left before them (-1 before the first path):
     (how many liftings are left, kept in ``left`` packed on the first
@@ -30,7 +55,7 @@ def _left_on_shortest(words, cell, depth, t0, t1, nleft, g0, goals, cells_of, ra
         g = _goal(goals, end)
         if g < 0:
             return -1, g0, t + 1 - t0
-        if nleft < 0:   # the liftings the first path finishes on a bad arrangement, as those arrangements
+        if nleft < 0:  # the liftings the first path finishes on a bad arrangement, as those arrangements
             _came_from(path, depth, moves, cells_of[g], start)
             g0, nleft = g, nbad[g]
             left[:nleft] = bad[g, :nleft]
@@ -81,7 +106,7 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
     for r in range(width):
         if rank_of[ends[r]] < 0:
             return -1
-    if nleft * 32 < relabel.size:   # few left: each bit set moved alone (a table costs 256 a byte)
+    if nleft * 32 < relabel.size:  # few left: each bit set moved alone (a table costs 256 a byte)
         kept = 0
         for a in range(nleft):
             x = left[a]
@@ -89,7 +114,7 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
             while x:
                 y |= np.uint64(1) << np.uint64(rank_of[ends[trailing_zeros(x)]])
                 x &= x - np.uint64(1)
-            left[kept] = left[a]   # kept where the bit is set, without a branch (see below)
+            left[kept] = left[a]  # kept where the bit is set, without a branch (see below)
             kept += np.int64((far[y >> np.uint64(6)] >> (y & np.uint64(63))) & np.uint64(1))
         return kept
     for k in range(relabel.shape[0]):
@@ -116,8 +141,9 @@ def _still_far(left, nleft, ends, rank_of, relabel, far):
 
 
 @njit(cache=True, parallel=True)
-def unavoidable(words, cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last,
-                full, moves):
+def unavoidable(
+    words, cells, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full, moves
+):
     """For each coarse state in ``cells`` (each exactly ``depth`` from the
     goal), how many of its liftings every one of ``tries`` shortest paths
     leads into the bad finishing states. A lifting is the set of cells the
@@ -151,8 +177,28 @@ def unavoidable(words, cells, depth, tries, shortest, goals, cells_of, rank_of, 
     for s in prange(cells.shape[0]):
         left = np.empty(bad.shape[1], dtype=np.uint64)
         start = np.empty(cells_of.shape[1], dtype=np.int64)
-        out[s], _, walks[s] = _left_on_paths(words, cells[s], depth, tries, shortest, goals, cells_of, rank_of, bad,
-                                             nbad, far, detours, P, R, last, full, moves, dest, left, start)
+        out[s], _, walks[s] = _left_on_paths(
+            words,
+            cells[s],
+            depth,
+            tries,
+            shortest,
+            goals,
+            cells_of,
+            rank_of,
+            bad,
+            nbad,
+            far,
+            detours,
+            P,
+            R,
+            last,
+            full,
+            moves,
+            dest,
+            left,
+            start,
+        )
     return out, walks
 
 
@@ -167,17 +213,38 @@ def _destinations(moves):
 
 
 @njit(cache=True)
-def left_liftings(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full,
-                  moves):
+def left_liftings(
+    words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours, P, R, last, full, moves
+):
     """The liftings of one coarse state that :func:`unavoidable` counts, as
     words of the cells that hold the first merged colour (empty where a
     path did not end on a goal: :func:`unavoidable` says so)."""
     left = np.empty(bad.shape[1], dtype=np.uint64)
     start = np.empty(cells_of.shape[1], dtype=np.int64)
-    nleft, g0, _ = _left_on_paths(words, cell, depth, tries, tries, goals, cells_of, rank_of, bad, nbad, far, detours,
-                                  P, R, last, full, moves, _destinations(moves), left, start)
+    nleft, g0, _ = _left_on_paths(
+        words,
+        cell,
+        depth,
+        tries,
+        tries,
+        goals,
+        cells_of,
+        rank_of,
+        bad,
+        nbad,
+        far,
+        detours,
+        P,
+        R,
+        last,
+        full,
+        moves,
+        _destinations(moves),
+        left,
+        start,
+    )
     out = np.zeros(max(nleft, 0), dtype=np.uint64)
-    for a in range(out.shape[0]):   # bit r of a packed arrangement: the start's cell start[r]
+    for a in range(out.shape[0]):  # bit r of a packed arrangement: the start's cell start[r]
         for r in range(start.shape[0]):
             if (left[a] >> np.uint64(r)) & np.uint64(1):
                 out[a] |= np.uint64(1) << np.uint64(start[r])
@@ -185,8 +252,28 @@ def left_liftings(words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad
 
 
 @njit(cache=True)
-def _left_on_paths(words, cell, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours, P, R,
-                   last, full, moves, dest, left, start):
+def _left_on_paths(
+    words,
+    cell,
+    depth,
+    tries,
+    shortest,
+    goals,
+    cells_of,
+    rank_of,
+    bad,
+    nbad,
+    far,
+    detours,
+    P,
+    R,
+    last,
+    full,
+    moves,
+    dest,
+    left,
+    start,
+):
     """:func:`unavoidable` for one state: (its liftings left, kept in
     ``left`` packed on the first path's goal; that goal; the paths
     walked), the start's cells of the packed bits kept in ``start``."""
@@ -194,9 +281,33 @@ def _left_on_paths(words, cell, depth, tries, shortest, goals, cells_of, rank_of
     path = np.empty(depth + 2, dtype=np.int64)
     ends = np.empty(cells_of.shape[1], dtype=np.int64)
     relabel = np.empty(((cells_of.shape[1] + 7) // 8, 256), dtype=np.uint64)
-    first = min(tries, max(1, shortest)) if detours else tries   # the first path packs the liftings: shortest
-    nleft, g0, walks = _left_on_shortest(words, cell, depth, 0, first, -1, -1, goals, cells_of, rank_of, bad, nbad, far,
-                                         P, R, last, full, moves, dest, path, left, start, ends, relabel)
+    first = min(tries, max(1, shortest)) if detours else tries  # the first path packs the liftings: shortest
+    nleft, g0, walks = _left_on_shortest(
+        words,
+        cell,
+        depth,
+        0,
+        first,
+        -1,
+        -1,
+        goals,
+        cells_of,
+        rank_of,
+        bad,
+        nbad,
+        far,
+        P,
+        R,
+        last,
+        full,
+        moves,
+        dest,
+        path,
+        left,
+        start,
+        ends,
+        relabel,
+    )
     if nleft <= 0 or not detours:
         return nleft, g0, walks
     here_code = code_of(words, index_of(cell, R, last, full))
@@ -207,7 +318,7 @@ def _left_on_paths(words, cell, depth, tries, shortest, goals, cells_of, rank_of
     for m in range(nmoves):
         y = moved(cell, P, m)
         step = (np.int64(code_of(words, index_of(y, R, last, full))) - np.int64(here_code) + 3) % 3
-        if step != 2:   # one nearer: a shortest path, walked apart
+        if step != 2:  # one nearer: a shortest path, walked apart
             ys[near], ms[near], steps[near] = y, m, step
             near += 1
     # each neighbour's first path, then each one's second...: the same
@@ -226,8 +337,32 @@ def _left_on_paths(words, cell, depth, tries, shortest, goals, cells_of, rank_of
             if nleft <= 0:
                 return nleft, g0, walks
     # the shortest paths not walked before the detours
-    nleft, g0, more = _left_on_shortest(words, cell, depth, first, tries, nleft, g0, goals, cells_of, rank_of, bad, nbad,
-                                        far, P, R, last, full, moves, dest, path, left, start, ends, relabel)
+    nleft, g0, more = _left_on_shortest(
+        words,
+        cell,
+        depth,
+        first,
+        tries,
+        nleft,
+        g0,
+        goals,
+        cells_of,
+        rank_of,
+        bad,
+        nbad,
+        far,
+        P,
+        R,
+        last,
+        full,
+        moves,
+        dest,
+        path,
+        left,
+        start,
+        ends,
+        relabel,
+    )
     return nleft, g0, walks + more
 
 

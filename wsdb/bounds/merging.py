@@ -35,6 +35,7 @@ one, so ``off`` checks in all decide how many moves come off, and a level
 checked again a move looser is checked only at the states that the
 stricter check left liftings of.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -42,6 +43,7 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any
 
 import numpy as np
 
@@ -100,13 +102,24 @@ def merged_phase_states(fine: Puzzle, together: str) -> tuple[Puzzle, np.ndarray
     whose image there is solved (:func:`wsdb.puzzle.model.merged_goal_states`)."""
     coarse, ways = merged(fine, together), merged_goal_count(fine, together)
     if ways > MAX_PHASE_STATES:
-        raise InputError(f"the states with {coarse.label} solved are {ways:,}, more than the "
-                        f"{MAX_PHASE_STATES:,} whose distances are found one class at a time")
+        raise InputError(
+            f"the states with {coarse.label} solved are {ways:,}, more than the "
+            f"{MAX_PHASE_STATES:,} whose distances are found one class at a time"
+        )
     return coarse, merged_goal_states(fine, together)
 
 
-def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, off: int = 1,
-               detours: bool = True, solve_left: int = SOLVE_LEFT, fresh: bool = False) -> Bound:
+def by_merging(
+    store: Store,
+    n: int,
+    c: int,
+    together: str,
+    tries: int = TRIES,
+    off: int = 1,
+    detours: bool = True,
+    solve_left: int = SOLVE_LEFT,
+    fresh: bool = False,
+) -> Bound:
     """The two-phase upper bound of the module docstring, with its phases
     (and, where it applies, the states at the merged grid's deepest levels
     checked, for up to ``off`` moves off the sum, with ``tries`` paths from
@@ -120,45 +133,94 @@ def by_merging(store: Store, n: int, c: int, together: str, tries: int = TRIES, 
     t0 = time.perf_counter()
     coarse, states = merged_phase_states(fine, together)
     table = None
-    with step(f"phase 1: {coarse.label}", f"a census of its {coarse.states:,} states (kept beside the "
-              "database and read from there the next time)") as st:
+    with step(
+        f"phase 1: {coarse.label}",
+        f"a census of its {coarse.states:,} states (kept beside the database and read from there the next time)",
+    ) as st:
         if coarse.c == 2:
-            table = cached_subset_table(store, coarse, census_progress(st), resident=True)   # read at random
+            table = cached_subset_table(store, coarse, census_progress(st), resident=True)  # read at random
             height, total, method = table.height, sum(table.states), "ranked"
             far = table.ranking.unrank(table.last[:1]) if table.last is not None else None
         else:
             cen = census(coarse)
             height, total, method, far = cen.height, cen.total, cen.method, None
-    first = dict(grid=coarse.label, worst=height, by=f"census ({method})", states=total,
-                 seconds=round(time.perf_counter() - t0, 1))
+    first: dict[str, Any] = dict(
+        grid=coarse.label,
+        worst=height,
+        by=f"census ({method})",
+        states=total,
+        seconds=round(time.perf_counter() - t0, 1),
+    )
     if far is not None and len(far):
         first["state"] = state_texts(coarse, far)[0]
     t1 = time.perf_counter()
     reps, cls = _classes(fine, states)
-    with step(f"phase 2: {fine.label} from its merged image solved",
-              f"the exact distances of {len(reps):,} classes ({len(states):,} states)"):
+    with step(
+        f"phase 2: {fine.label} from its merged image solved",
+        f"the exact distances of {len(reps):,} classes ({len(states):,} states)",
+    ):
         distances, how = _exact_distances(store, fine, reps)
     far2 = int(np.argmax(distances))
-    second = dict(grid=f"{fine.label} from the merged colours solved", worst=int(distances[far2]), by=how,
-                  state=state_texts(fine, reps[far2:far2 + 1])[0], states=len(states), classes=len(reps),
-                  seconds=round(time.perf_counter() - t1, 1))
+    second: dict[str, Any] = dict(
+        grid=f"{fine.label} from the merged colours solved",
+        worst=int(distances[far2]),
+        by=how,
+        state=state_texts(fine, reps[far2 : far2 + 1])[0],
+        states=len(states),
+        classes=len(reps),
+        seconds=round(time.perf_counter() - t1, 1),
+    )
     value = first["worst"] + second["worst"]
     witness = dict(phases=[first, second], merged=together)
-    two = len(merged_colours(fine, together)) == 2   # a split of the merged cells is one colour's cells
+    two = len(merged_colours(fine, together)) == 2  # a split of the merged cells is one colour's cells
     if table is not None and table.last is not None and two and height > 0 and off > 0:
-        checks, taken = _moves_off(store, table, coarse, fine, together, states, distances[cls],
-                                   second["worst"], tries, off, detours, solve_left, fresh)
+        checks, taken = _moves_off(
+            store,
+            table,
+            coarse,
+            fine,
+            together,
+            states,
+            distances[cls],
+            second["worst"],
+            tries,
+            off,
+            detours,
+            solve_left,
+            fresh,
+        )
         witness["checks"] = checks
         value -= taken
-    return Bound(n, c, "upper", value, "phases", witness, time.perf_counter() - t0,
-                 f"wsdb bounds compute --n {n} --c {c} --merge {together}" + (f" --off {off}" if off > 1 else "")
-                 + (f" --tries {tries}" if tries != TRIES else "")
-                 + (f" --solve-left {solve_left}" if solve_left != SOLVE_LEFT else ""))
+    return Bound(
+        n,
+        c,
+        "upper",
+        value,
+        "phases",
+        witness,
+        time.perf_counter() - t0,
+        f"wsdb bounds compute --n {n} --c {c} --merge {together}"
+        + (f" --off {off}" if off > 1 else "")
+        + (f" --tries {tries}" if tries != TRIES else "")
+        + (f" --solve-left {solve_left}" if solve_left != SOLVE_LEFT else ""),
+    )
 
 
-def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
-               distances: np.ndarray, worst: int, tries: int, off: int, detours: bool,
-               solve_left: int, fresh: bool = False) -> tuple[list[dict], int]:
+def _moves_off(
+    store: Store,
+    table,
+    coarse: Puzzle,
+    fine: Puzzle,
+    together: str,
+    states: np.ndarray,
+    distances: np.ndarray,
+    worst: int,
+    tries: int,
+    off: int,
+    detours: bool,
+    solve_left: int,
+    fresh: bool = False,
+) -> tuple[list[dict], int]:
     """The checks of the module docstring for ``off`` moves off, strictest
     first: (each check made, as the witness keeps it; the moves that come
     off). A level that passes within some distance passes within any larger
@@ -170,7 +232,8 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
     a move looser is checked only at the states whose liftings the stricter
     check left: each other state has a path for each lifting within the
     stricter distance, so within the looser one."""
-    height, levels, checks = table.height, {}, []
+    height, levels = table.height, {}
+    checks: list[dict] = []
     k, j = off, 0
     while j < k:
         depth, above = height - j, worst - k + j
@@ -178,38 +241,72 @@ def _moves_off(store: Store, table, coarse: Puzzle, fine: Puzzle, together: str,
         if depth not in levels:
             levels[depth] = _level(store, table, coarse, depth)
         cells = levels[depth]
-        with step(f"the {coarse.label} states at {depth}",
-                  f"whether each way to split their merged cells has a shortest path finishing at most "
-                  f"{above} from solved") as st:
+        with step(
+            f"the {coarse.label} states at {depth}",
+            f"whether each way to split their merged cells has a shortest path finishing at most {above} from solved",
+        ) as st:
+
             def checked(done, size, spent, timed, st=st):
                 # at the pace of the slices this run checked (those kept are read back at once)
                 left = left_at_pace(spent, timed, timed + size - done)
                 st.status = f"{done / size:.0%} of {size:,} orbits checked" + (f", {left} left" if left else "")
-            kept = Kept(store, dict(n=fine.n, c=fine.c, merge=together, level=depth, at_most=above,
-                                    scheme=_scheme(tries, detours, cells)), fresh) if store.writable else None
-            left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, cells,
-                                                    depth, above, tries, detours, checked, solve_left, kept)
+
+            kept = (
+                Kept(
+                    store,
+                    dict(
+                        n=fine.n,
+                        c=fine.c,
+                        merge=together,
+                        level=depth,
+                        at_most=above,
+                        scheme=_scheme(tries, detours, cells),
+                    ),
+                    fresh,
+                )
+                if store.writable
+                else None
+            )
+            left, liftings, still = _worst_liftings(
+                table,
+                coarse,
+                fine,
+                together,
+                states,
+                distances,
+                cells,
+                depth,
+                above,
+                tries,
+                detours,
+                checked,
+                solve_left,
+                kept,
+            )
         check = dict(level=depth, at_most=above, states=len(cells), orbits=True, tries=tries, unavoidable=left)
         if kept is not None and kept.reused:
-            check["resumed"] = kept.reused   # slices kept by an earlier run, read back
+            check["resumed"] = kept.reused  # slices kept by an earlier run, read back
         if checks and checks[-1]["level"] == depth:
-            check["again"] = True   # only the states the check a move stricter left liftings of
-        if left > solve_left:   # said, since the bound stored is then a move weaker than it might be
-            say(f"{fine.label}: level {depth} within {above} leaves {left:,} ways to split that no path "
+            check["again"] = True  # only the states the check a move stricter left liftings of
+        if left > solve_left:  # said, since the bound stored is then a move weaker than it might be
+            say(
+                f"{fine.label}: level {depth} within {above} leaves {left:,} ways to split that no path "
                 f"serves, more than --solve-left {solve_left:,}: checked again a move looser; the same "
                 f"command with --solve-left {left} solves them instead"
-                + (" (the slices kept are read back)" if kept is not None else ""))
+                + (" (the slices kept are read back)" if kept is not None else "")
+            )
         if len(liftings):
-            check["solved"], reused = _solved(store, fine, liftings, depth + above,
-                                              merged_colours(fine, together), fresh)
+            check["solved"], reused = _solved(
+                store, fine, liftings, depth + above, merged_colours(fine, together), fresh
+            )
             if reused:
-                check["solutions_resumed"] = reused   # solved by an earlier run, replayed
+                check["solutions_resumed"] = reused  # solved by an earlier run, replayed
             left -= sum(s["within"] for s in check["solved"])
             check["left"] = left
         check["seconds"] = round(time.perf_counter() - t0, 1)
         checks.append(check)
         if left:
-            k -= 1   # the same level once more, a move looser, at the states with liftings left
+            k -= 1  # the same level once more, a move looser, at the states with liftings left
             levels[depth] = still
         else:
             j += 1
@@ -220,8 +317,7 @@ def _classes(fine: Puzzle, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The phase-2 ``states`` by class: one state of each, and each state's
     class, as an index into those."""
     engine = Engine(fine)
-    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True,
-                             return_inverse=True)
+    _, keep, cls = np.unique(engine.canonical(engine.encode(states)), axis=0, return_index=True, return_inverse=True)
     return states[keep], np.ravel(cls)
 
 
@@ -231,20 +327,36 @@ def _level(store: Store, table, coarse: Puzzle, depth: int) -> np.ndarray:
     lists, above it read from the table (kept beside the database)."""
     if depth == table.height:
         cells = table.ranking.cell_words(table.last)
-        if table.ranking.halved:   # an index stands for a state and its swap: both at the God number
+        if table.ranking.halved:  # an index stands for a state and its swap: both at the God number
             full = np.uint64((1 << coarse.ncells) - 1)
             cells = np.concatenate([cells, ~cells & full])
         return table.ranking.orbits(cells, coarse.maps)
-    with step(f"the {coarse.label} states at {depth}",
-              f"one of each orbit under its {len(coarse.maps)} symmetries, read from the census table") as st:
+    with step(
+        f"the {coarse.label} states at {depth}",
+        f"one of each orbit under its {len(coarse.maps)} symmetries, read from the census table",
+    ) as st:
+
         def progress(done, size):
-            st.status = (f"{done / size:.0%} of the table read" if done < size else
-                         "table read; walking each state found down to the goal")
+            st.status = (
+                f"{done / size:.0%} of the table read"
+                if done < size
+                else "table read; walking each state found down to the goal"
+            )
+
         return cached_level(store, coarse, table, depth, progress)
 
 
-def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries: int = TRIES,
-                   size: int = PILOT, seed: int = 2016, solve: int = 0) -> list[dict]:
+def sampled_checks(
+    store: Store,
+    n: int,
+    c: int,
+    together: str,
+    off: int,
+    tries: int = TRIES,
+    size: int = PILOT,
+    seed: int = 2016,
+    solve: int = 0,
+) -> list[dict]:
     """What the checks for ``off`` moves off would leave, measured on a
     sample where the full checks are too long to make (docs/frontier.md):
     each level G - j (j < ``off``) within W - ``off`` + j, as
@@ -271,19 +383,35 @@ def sampled_checks(store: Store, n: int, c: int, together: str, off: int, tries:
         depth, above = table.height - j, worst - off + j
         cells = _level(store, table, coarse, depth)
         sample = np.sort(rng.choice(cells, size=min(size, len(cells)), replace=False))
-        left, liftings, still = _worst_liftings(table, coarse, fine, together, states, distances, sample, depth,
-                                                above, tries, listed=sys.maxsize if solve else 0)   # every one
-        row = dict(level=depth, at_most=above, states=len(cells), sample=len(sample), states_left=len(still),
-                   left=left)
+        left, liftings, still = _worst_liftings(
+            table,
+            coarse,
+            fine,
+            together,
+            states,
+            distances,
+            sample,
+            depth,
+            above,
+            tries,
+            listed=sys.maxsize if solve else 0,
+        )  # every one
+        row: dict[str, Any] = dict(
+            level=depth, at_most=above, states=len(cells), sample=len(sample), states_left=len(still), left=left
+        )
         if solve and len(liftings):
-            texts = list(state_texts(fine, liftings[::max(1, len(liftings) // solve)][:solve]))
+            texts = list(state_texts(fine, liftings[:: max(1, len(liftings) // solve)][:solve]))
             seconds, lengths, t0 = [], [], time.perf_counter()
             for sol in solve_within(texts, depth + above, store):
                 seconds.append(time.perf_counter() - t0)
                 lengths.append(sol.length)
                 t0 = time.perf_counter()
-            row |= dict(solved=len(texts), within=sum(x <= depth + above for x in lengths),
-                        longest=max(lengths), median_seconds=float(np.median(seconds)))
+            row |= dict(
+                solved=len(texts),
+                within=sum(x <= depth + above for x in lengths),
+                longest=max(lengths),
+                median_seconds=float(np.median(seconds)),
+            )
         out.append(row)
     return out
 
@@ -294,6 +422,7 @@ class Kept:
     resumes: the store, the check (n, c, merge, level, at_most, scheme),
     whether each slice is checked again (``fresh``), and how many were read
     back (``reused``)."""
+
     store: Store
     check: dict
     fresh: bool = False
@@ -307,10 +436,22 @@ def _scheme(tries: int, detours: bool, cells: np.ndarray) -> str:
     return f"tries {tries}, detours {int(detours)}, paths {PATHS}, {len(cells)} states {digest}"
 
 
-def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: np.ndarray,
-                    distances: np.ndarray, cells: np.ndarray, depth: int, above: int, tries: int,
-                    detours: bool = True, progress=None, listed: int = 0,
-                    kept: Kept | None = None) -> tuple[int, np.ndarray, np.ndarray]:
+def _worst_liftings(
+    table,
+    coarse: Puzzle,
+    fine: Puzzle,
+    together: str,
+    states: np.ndarray,
+    distances: np.ndarray,
+    cells: np.ndarray,
+    depth: int,
+    above: int,
+    tries: int,
+    detours: bool = True,
+    progress=None,
+    listed: int = 0,
+    kept: Kept | None = None,
+) -> tuple[int, np.ndarray, np.ndarray]:
     """How many liftings of the merged grid's states ``cells`` (words, each
     at ``depth``) finish on a phase-2 state more than ``above`` from solved
     along every shortest path tried, and then (with ``detours``) along every
@@ -330,39 +471,42 @@ def _worst_liftings(table, coarse: Puzzle, fine: Puzzle, together: str, states: 
 
     picked = merged_colours(fine, together)
     goals = word(coarse.solved == 0)
-    home = word(np.isin(states, picked))          # the merged cells: which goal each finishes on
+    home = word(np.isin(states, picked))  # the merged cells: which goal each finishes on
     cells_of, rank_of, dense = _packed_distances(coarse.solved == 0, goals, home, states == picked[0], distances)
     # a path s moves longer than ``depth`` serves an arrangement within ``above`` - s of solved
     far = np.stack([[_bits(f > above - s) for s in range(3)] for f in dense])
     per_goal = [np.flatnonzero((f > above) & (f < NONE)).astype(np.uint64) for f in dense]
     bad = np.zeros((len(goals), max(1, max(len(b) for b in per_goal))), dtype=np.uint64)
     for g, b in enumerate(per_goal):
-        bad[g, :len(b)] = b
+        bad[g, : len(b)] = b
     nbad = np.array([len(b) for b in per_goal], dtype=np.int64)
 
     def check(part, tries, shortest):
-        return lifting.unavoidable(ranking, table.words, part, depth, tries, shortest, goals, cells_of, rank_of, bad,
-                                   nbad, far, detours)
+        return lifting.unavoidable(
+            ranking, table.words, part, depth, tries, shortest, goals, cells_of, rank_of, bad, nbad, far, detours
+        )
 
     def check_one(cell):
-        return lifting.left_liftings(ranking, table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad,
-                                     far, detours)
+        return lifting.left_liftings(
+            ranking, table.words, cell, depth, tries, goals, cells_of, rank_of, bad, nbad, far, detours
+        )
 
     total, still = _in_slices(cells, check, tries, kept, progress)
     if not 0 < total <= listed:
         return total, np.zeros((0, fine.ncells), dtype=np.uint8), still
     rest = [k for k in range(fine.c) if k not in picked]
-    liftings = []
+    pieces: list[np.ndarray] = []
     for cell in still:
         found = check_one(cell)
         s = np.full((len(found), fine.ncells), rest[0], dtype=np.uint8)
         s[:, word_cells(cell, fine.ncells)] = picked[1]
         s[word_cells(found, fine.ncells)] = picked[0]
-        liftings.append(s)
-    liftings = np.concatenate(liftings)
+        pieces.append(s)
+    liftings = np.concatenate(pieces)
     if len(liftings) != total:
-        raise InputError(f"{total} liftings were counted but {len(liftings)} listed: the check is not "
-                        "repeatable; no bound is stored")
+        raise InputError(
+            f"{total} liftings were counted but {len(liftings)} listed: the check is not repeatable; no bound is stored"
+        )
     return total, liftings, still
 
 
@@ -377,11 +521,13 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
     slice_ = max(1, -(-len(cells) // 100))
     slices = -(-len(cells) // slice_)
     stored = {} if kept is None or kept.fresh else kept.store.check_slice_rows(kept.check | dict(slices=slices))
-    total, still, shortest, spent, timed = 0, [], None, 0.0, 0
+    total, shortest, spent, timed = 0, None, 0.0, 0
+    lefts: list[np.ndarray] = []
     for i, at in enumerate(range(0, len(cells), slice_)):
-        part = cells[at:at + slice_]
+        part = cells[at : at + slice_]
         row = stored.get(i)
         if row is not None and row["states"] == len(part):
+            assert kept is not None  # a stored slice comes from the kept check
             count, here_left = row["unavoidable"], np.frombuffer(row["still"], dtype="<u8").astype(np.uint64)
             kept.reused += 1
         else:
@@ -397,23 +543,32 @@ def _in_slices(cells: np.ndarray, check, tries: int, kept: Kept | None, progress
             if tries > FIRST_TRIES and again.any():
                 here[again] = check(part[again], tries, tries)[0]
             if (here < 0).any():
-                raise WsdbError("a shortest path read from the census did not reach a solved state: the table "
-                                "is damaged (out of memory?); no bound is stored")
+                raise WsdbError(
+                    "a shortest path read from the census did not reach a solved state: the table "
+                    "is damaged (out of memory?); no bound is stored"
+                )
             count, here_left = int(here.sum()), part[here > 0]
             took = time.perf_counter() - t0
             spent, timed = spent + took, timed + len(part)
             if kept is not None:
-                kept.store.add_check_slice(kept.check | dict(
-                    slices=slices, slice=i, states=len(part), unavoidable=count,
-                    still=np.ascontiguousarray(here_left, dtype="<u8").tobytes(),
-                    seconds=round(took, 3),
-                    checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), version=current_version()))
+                kept.store.add_check_slice(
+                    kept.check
+                    | dict(
+                        slices=slices,
+                        slice=i,
+                        states=len(part),
+                        unavoidable=count,
+                        still=np.ascontiguousarray(here_left, dtype="<u8").tobytes(),
+                        seconds=round(took, 3),
+                        checked_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                        version=current_version(),
+                    )
+                )
         total += count
-        still.append(here_left)
+        lefts.append(here_left)
         if progress is not None:
             progress(min(at + slice_, len(cells)), len(cells), spent, timed)
-    still = np.concatenate(still) if still else np.zeros(0, dtype=np.uint64)
-    return total, still
+    return total, np.concatenate(lefts) if lefts else np.zeros(0, dtype=np.uint64)
 
 
 def _fewest_walks(cells: np.ndarray, check, tries: int) -> int:
@@ -426,13 +581,14 @@ def _fewest_walks(cells: np.ndarray, check, tries: int) -> int:
     within 11, 14.7 against 21.6): the best number is found, not set."""
     if tries <= 1:
         return tries
-    sample = cells[::max(1, len(cells) // PILOT)][:PILOT]
+    sample = cells[:: max(1, len(cells) // PILOT)][:PILOT]
     walked = {s: int(check(sample, tries, s)[1].sum()) for s in range(1, tries + 1)}
     return min(walked, key=lambda s: (walked[s], -s))
 
 
-def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picked: list[int],
-            fresh: bool = False) -> tuple[list[dict], int]:
+def _solved(
+    store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picked: list[int], fresh: bool = False
+) -> tuple[list[dict], int]:
     """Each of ``liftings`` solved, its moves replayed: a lifting that no
     path serves is served all the same by any sequence of at most
     ``budget`` moves that solves it. Any will do, so a narrow beam answers
@@ -456,14 +612,20 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
     found: dict[str, dict] = {}
 
     def keep(text, moves, length, seconds):
-        found[text] = row = dict(state=text, n=fine.n, c=fine.c, moves=moves, length=length,
-                                 seconds=round(seconds, 3),
-                                 solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                 version=current_version())
+        found[text] = row = dict(
+            state=text,
+            n=fine.n,
+            c=fine.c,
+            moves=moves,
+            length=length,
+            seconds=round(seconds, 3),
+            solved_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            version=current_version(),
+        )
         if store.writable:
             store.keep_check_solution(row)
 
-    def borrowed(text):   # its partner's moves, where they solve it
+    def borrowed(text):  # its partner's moves, where they solve it
         other = found.get(partner[text]) or kept.get(partner[text])
         return other if other is not None and replay(text, other["moves"].split()).solved else None
 
@@ -482,8 +644,11 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
         if partner[t] not in chosen and partner[t] not in kept:
             first.append(t)
             chosen.add(t)
-    with step("the liftings no path serves", f"{len(first)} solved one by one, their {len(todo) - len(first)} "
-              "swaps by the same moves" + (f", {len(kept)} solved by an earlier run" if kept else "")) as st:
+    with step(
+        "the liftings no path serves",
+        f"{len(first)} solved one by one, their {len(todo) - len(first)} "
+        "swaps by the same moves" + (f", {len(kept)} solved by an earlier run" if kept else ""),
+    ) as st:
         solve(first, st, 0)
         rest = []
         for t in todo:
@@ -501,14 +666,17 @@ def _solved(store: Store, fine: Puzzle, liftings: np.ndarray, budget: int, picke
             row = kept[text]
             moves = row["moves"].split()
             if len(moves) != row["length"] or not replay(text, moves).solved:
-                raise DamagedError(f"{store.label}: the moves kept for {text} do not solve it in "
-                                   f"{row['length']}; `--fresh` solves it again")
+                raise DamagedError(
+                    f"{store.label}: the moves kept for {text} do not solve it in "
+                    f"{row['length']}; `--fresh` solves it again"
+                )
         out.append(dict(state=text, moves=row["moves"], length=row["length"], within=row["length"] <= budget))
     return out, len(kept)
 
 
-def _packed_distances(merged_cells: np.ndarray, goals: np.ndarray, home: np.ndarray, first: np.ndarray,
-                      distances: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _packed_distances(
+    merged_cells: np.ndarray, goals: np.ndarray, home: np.ndarray, first: np.ndarray, distances: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The phase-2 distances as a dense table per goal, for the check
     kernel's look-ups: the goals' merged cells (``merged_cells``, a mask a
     goal; ``goals``, the same as words), as ``cells_of[g, r]``, the r-th
@@ -550,7 +718,9 @@ def _exact_distances(store: Store, fine: Puzzle, reps: np.ndarray) -> tuple[np.n
     out = np.empty(len(texts), dtype=np.int64)
     for i, sol in enumerate(iter_solve(list(texts), store=store, method="optimal", length_only=True)):
         if not sol.optimal:
-            raise WsdbError(f"phase 2: {texts[i]} was not proven optimal within the effort (length "
-                            f"{sol.length}, at least {sol.lower_bound}); no upper bound is stored")
+            raise WsdbError(
+                f"phase 2: {texts[i]} was not proven optimal within the effort (length "
+                f"{sol.length}, at least {sol.lower_bound}); no upper bound is stored"
+            )
         out[i] = sol.length
     return out, "optimal"

@@ -12,6 +12,7 @@ Each bound is searched share by share, and the command keeps every share
 as it finishes (:mod:`.shares`): a proof stopped by a kill or a spent
 ``--effort`` resumes where it stopped.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -50,8 +51,9 @@ class Proof:
     left: int = 0
 
 
-def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: bool = False,
-             fresh: bool = False) -> Proof:
+def at_least(
+    state: str, k: int, store: Store, nodes: float, spread=None, keep: bool = False, fresh: bool = False
+) -> Proof:
     """Prove ``state`` at least ``k`` moves from solved, within ``nodes``
     of work (:mod:`.effort`). Needs the grid's gather table and its stored
     partial tree (6x6 three and four colours); a state the tree holds has
@@ -61,21 +63,25 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
     ``fresh``. With ``spread`` (a :class:`.spread.Spread`) the shares are
     searched over Dask workers instead, until done (``nodes`` counts this
     process's work only, so it is not a budget there)."""
-    (puzzle, cells), = parse_states([state])
+    ((puzzle, cells),) = parse_states([state])
     text, n = format_state(cells, puzzle.n), puzzle.n
     # asked of the store first: the guide reads (and may derive) big tables
     two, own = store.finished_build(TreeKey.wrapslide(n, 2)), store.finished_build(TreeKey.wrapslide(n, puzzle.c))
     if two is None or not two["complete"]:
-        raise NotBuiltError(f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
-                        f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)")
+        raise NotBuiltError(
+            f"--at-least needs the {n}x{n} gather table, derived from the complete {n}x{n} two-colour "
+            f"tree (`wsdb build --n {n} --c 2`; 8x8's is too big to complete)"
+        )
     if own is None:
         raise NotBuiltError(f"--at-least needs the {puzzle.label} tree: `wsdb build --n {n} --c {puzzle.c}`")
     guide = guide_for(puzzle, store, pairs=True)
-    eg = guide.endgame
+    eg = guide.tree
     stored = int(eg.depth(cells[None])[0])
     if stored >= 0 or eg.complete:
-        raise InputError(f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
-                        f"{stored if stored >= 0 else 'exactly'})")
+        raise InputError(
+            f"{text}: the stored tree holds it (`wsdb lookup` gives its distance, "
+            f"{stored if stored >= 0 else 'exactly'})"
+        )
     ledger = Ledger(store, puzzle.n, puzzle.c, text, guide, keep, fresh)
     reused, reused_seconds, left = 0, 0.0, 0
     with effort.metered() as meter, step(f"proving {text} at least {k} moves from solved") as st:
@@ -91,10 +97,14 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
             def done(r, lower=lower, shares=shares, have=have):
                 have[r.share] = r
                 ledger.add(lower, shares, r)
-                st.status = (f"no answer of fewer than {lower} moves; searching {lower}: "
-                             f"{len(have)} of {shares} shares done{_left(have, shares)}")
-            st.status = (f"no answer of fewer than {lower} moves; searching {lower}"
-                         + (f" ({len(have)} of {shares} shares kept from before)" if have else ""))
+                st.status = (
+                    f"no answer of fewer than {lower} moves; searching {lower}: "
+                    f"{len(have)} of {shares} shares done{_left(have, shares)}"
+                )
+
+            st.status = f"no answer of fewer than {lower} moves; searching {lower}" + (
+                f" ({len(have)} of {shares} shares kept from before)" if have else ""
+            )
             if todo and spread is None:
                 timed_out = search_here(guide, cells, lower, nodes, shares, todo, done)
             elif todo:
@@ -108,8 +118,9 @@ def at_least(state: str, k: int, store: Store, nodes: float, spread=None, keep: 
             moves = [puzzle.move_names[m] for m in found.path] + tail(store, puzzle, eg, found.meet)
             if not puzzle.is_solved(puzzle.apply(cells, moves)):
                 raise WsdbError(f"internal error: the proof's answer does not solve {text}; please report it")
-        return Proof(puzzle.n, puzzle.c, text, lower, found, moves, timed_out, meter.spent, reused,
-                     reused_seconds, left)
+        return Proof(
+            puzzle.n, puzzle.c, text, lower, found, moves, timed_out, meter.spent, reused, reused_seconds, left
+        )
 
 
 def _left(have: dict, shares: int) -> str:

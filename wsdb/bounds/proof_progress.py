@@ -9,6 +9,7 @@ an answer proves the state more than that far, as far as the next bound
 its shares reached; a bound with an answer in a kept share is the state's
 distance.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -37,7 +38,7 @@ class KeptProof:
     seconds: float
     nodes: float
     last: str
-    bound_seconds: float = 0.0   # the seconds of the bound under way's kept shares
+    bound_seconds: float = 0.0  # the seconds of the bound under way's kept shares
 
     def row(self) -> dict:
         return asdict(self)
@@ -59,16 +60,16 @@ class KeptProof:
 def kept_proofs(store: Store, n: int | None = None, c: int | None = None) -> list[KeptProof]:
     """Every kept proof of the (n, c) grids, by grid and state."""
     out = []
-    key = lambda r: (r["n"], r["c"], r["state"], r["scheme"])   # noqa: E731
+    key = lambda r: (r["n"], r["c"], r["state"], r["scheme"])  # noqa: E731
     for (pn, pc, state, scheme), cuts in groupby(store.proof_progress(n, c), key=key):
         by_bound: dict[int, dict] = {}
-        for r in cuts:   # of several cuts of one bound, the one most searched (as the proof reads them)
+        for r in cuts:  # of several cuts of one bound, the one most searched (as the proof reads them)
             if r["done"] > by_bound.get(r["bound"], {"done": -1})["done"]:
                 by_bound[r["bound"]] = r
         rows = [by_bound[b] for b in sorted(by_bound)]
         at_least, distance, part = rows[0]["bound"], None, None
         for r in rows:
-            if r["bound"] != at_least:   # not the bound that follows those searched whole
+            if r["bound"] != at_least:  # not the bound that follows those searched whole
                 break
             if r["answered"]:
                 distance = r["bound"]
@@ -77,8 +78,21 @@ def kept_proofs(store: Store, n: int | None = None, c: int | None = None) -> lis
                 part = r
                 break
             at_least = r["next_bound"]
-        out.append(KeptProof(pn, pc, state, scheme, at_least, distance, None if part is None else part["bound"],
-                             0 if part is None else part["done"], 0 if part is None else part["shares"],
-                             sum(r["seconds"] for r in rows), sum(r["nodes"] for r in rows),
-                             max(r["last"] for r in rows), 0.0 if part is None else part["seconds"]))
+        out.append(
+            KeptProof(
+                pn,
+                pc,
+                state,
+                scheme,
+                at_least,
+                distance,
+                None if part is None else part["bound"],
+                0 if part is None else part["done"],
+                0 if part is None else part["shares"],
+                sum(r["seconds"] for r in rows),
+                sum(r["nodes"] for r in rows),
+                max(r["last"] for r in rows),
+                0.0 if part is None else part["seconds"],
+            )
+        )
     return out

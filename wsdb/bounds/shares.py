@@ -19,6 +19,7 @@ their visit tables (:mod:`.visit_kernels`): a state one share searched
 below the split, with no answer, needs no search again in the next, so 64
 shares cost a few per cent more than the whole iteration in one search.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,23 +53,32 @@ class ShareResult:
 
 def scheme(guide: Guide) -> str:
     """What decides which nodes each share of a bound holds."""
-    return (f"split {SPREAD_SPLIT}, streams {IDA_STREAMS}, tree {guide.endgame.height}, "
-            f"gather {'table' if guide.has_table else 'none'}, pairs {guide.tables.psides.shape[0]}")
+    return (
+        f"split {SPREAD_SPLIT}, streams {IDA_STREAMS}, tree {guide.tree.height}, "
+        f"gather {'table' if guide.has_table else 'none'}, pairs {guide.tables.psides.shape[0]}"
+    )
 
 
 def combine(results: dict[int, ShareResult]) -> tuple[Found | None, int]:
     """A bound from all its shares: the shortest answer (of equals, the
     lowest share's, so any order of search gives the same) or None, and the
     next bound, the smallest of theirs."""
-    answers = [r for _, r in sorted(results.items()) if r.found is not None]
+    answers = [r.found for _, r in sorted(results.items()) if r.found is not None]
     if answers:
-        best = min(answers, key=lambda r: r.found.length)
-        return best.found, best.found.length
+        best = min(answers, key=lambda found: found.length)  # min keeps the first of equals
+        return best, best.length
     return None, min(r.next_bound for r in results.values())
 
 
-def search_here(guide: Guide, cells: np.ndarray, bound: int, deadline: float, shares: int, todo: list[int],
-                done: Callable[[ShareResult], None]) -> bool:
+def search_here(
+    guide: Guide,
+    cells: np.ndarray,
+    bound: int,
+    deadline: float,
+    shares: int,
+    todo: list[int],
+    done: Callable[[ShareResult], None],
+) -> bool:
     """Search the shares ``todo`` of bound ``bound`` in this process, in
     order, calling ``done`` with each one searched; stop after the first
     with an answer. True if the effort ran out first (the share then cut
@@ -112,12 +122,30 @@ class Ledger:
         self.rows.setdefault((bound, shares), {})[r.share] = r
         if not self.keep:
             return
-        answer = None if r.found is None else json.dumps(dict(
-            path=r.found.path, meet=None if r.found.meet is None else r.found.meet.tolist(), rest=r.found.rest))
-        self.store.add_share(dict(n=self.n, c=self.c, state=self.state, scheme=self.scheme, bound=bound,
-                                  shares=shares, share=r.share, answer=answer, next_bound=r.next_bound,
-                                  nodes=r.nodes, seconds=r.seconds, version=current_version(),
-                                  searched_at=datetime.now(timezone.utc).isoformat(timespec="seconds")))
+        answer = (
+            None
+            if r.found is None
+            else json.dumps(
+                dict(path=r.found.path, meet=None if r.found.meet is None else r.found.meet.tolist(), rest=r.found.rest)
+            )
+        )
+        self.store.add_share(
+            dict(
+                n=self.n,
+                c=self.c,
+                state=self.state,
+                scheme=self.scheme,
+                bound=bound,
+                shares=shares,
+                share=r.share,
+                answer=answer,
+                next_bound=r.next_bound,
+                nodes=r.nodes,
+                seconds=r.seconds,
+                version=current_version(),
+                searched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            )
+        )
 
 
 def _result(row: dict) -> ShareResult:

@@ -26,11 +26,12 @@ between workers on one machine); the client reads them first, deriving
 them where they are not cached yet, so the workers find them beside a
 database they share with it.
 """
+
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def share_task(db: str, n: int, c: int, cells: np.ndarray, bound: int, share: in
     t0 = time.perf_counter()
     this_bound = (key, cells.tobytes(), bound, shares)
     visits = _visits_for(this_bound)
-    _thread.visits = None   # until this share is searched in full without an answer
+    _thread.visits = None  # until this share is searched in full without an answer
     with effort.metered() as meter:
         found, nxt, _ = search_bound(_guides[key], cells, bound, effort.NEVER, share, shares, SPREAD_SPLIT, visits)
     if found is None:
@@ -92,7 +93,7 @@ class Spread:
     ``db`` a database every worker can open (a file on a shared folder, or a
     server's URL)."""
 
-    client: object
+    client: Any  # a dask.distributed Client
     db: str
 
     def shares(self) -> int:
@@ -102,8 +103,15 @@ class Spread:
         threads = sum(self.client.nthreads().values())
         return max(1, threads) * SPREAD_SHARES
 
-    def search(self, puzzle: Puzzle, cells: np.ndarray, bound: int, shares: int, todo: list[int],
-               done: Callable[[ShareResult], None]) -> None:
+    def search(
+        self,
+        puzzle: Puzzle,
+        cells: np.ndarray,
+        bound: int,
+        shares: int,
+        todo: list[int],
+        done: Callable[[ShareResult], None],
+    ) -> None:
         """Search the shares ``todo`` of bound ``bound`` (cut into
         ``shares``) from ``cells`` over the workers, calling ``done`` with
         each one as it finishes (:func:`.shares.combine` makes the bound of
@@ -111,8 +119,17 @@ class Spread:
         from distributed import as_completed
 
         k = len(todo)
-        futures = self.client.map(share_task, [self.db] * k, [puzzle.n] * k, [puzzle.c] * k, [cells] * k,
-                                  [bound] * k, todo, [shares] * k, pure=False)
+        futures = self.client.map(
+            share_task,
+            [self.db] * k,
+            [puzzle.n] * k,
+            [puzzle.c] * k,
+            [cells] * k,
+            [bound] * k,
+            todo,
+            [shares] * k,
+            pure=False,
+        )
         share_of = {f.key: i for f, i in zip(futures, todo)}
         for future in as_completed(futures):
             answer, nxt, nodes, seconds = future.result()

@@ -9,6 +9,7 @@ shortens the sequence; the full ``auto`` solve (:mod:`.solve`) runs only
 where the narrow beam's sequence is longer than the budget, or where it
 found none.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,8 +37,7 @@ class Within:
         return len(self.moves)
 
 
-def solve_within(states: list[str], budget: int, store: Store | None,
-                 width: int = WITHIN_WIDTH) -> Iterator[Within]:
+def solve_within(states: list[str], budget: int, store: Store | None, width: int = WITHIN_WIDTH) -> Iterator[Within]:
     """Each of ``states`` solved, in order: by a beam ``width`` wide where
     its sequence has at most ``budget`` moves, else by the full ``auto``
     solve (whose answer may still be longer: the caller decides). The
@@ -49,7 +49,7 @@ def solve_within(states: list[str], budget: int, store: Store | None,
     def answers() -> Iterator[Within]:
         for text, (puzzle, cells) in zip(states, parsed):
             grid = (puzzle.n, puzzle.c)
-            if grid not in guides:   # tables load once per grid
+            if grid not in guides:  # tables load once per grid
                 guides[grid] = guide_for(puzzle, store)
             guide = guides[grid]
             with metered():
@@ -58,6 +58,7 @@ def solve_within(states: list[str], budget: int, store: Store | None,
                 yield Within([puzzle.move_names[m] for m in found.moves(store, puzzle, guide.endgame)], "beam")
             else:
                 solution = next(iter_solve([text], store=store))
+                assert solution.moves is not None  # solved for its moves, not its length only
                 yield Within(list(solution.moves), solution.method)
 
     return answers()

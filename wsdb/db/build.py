@@ -9,6 +9,7 @@ from the sorted level above, a resumed build stores exactly the rows an
 uninterrupted one would. The same mechanism takes a finished partial tree
 deeper when a larger ``max_depth`` is asked for.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,13 +44,22 @@ def default_depth(n: int, c: int) -> int | None:
         return None
     if (n, c) in DEFAULT_DEPTH:
         return DEFAULT_DEPTH[(n, c)]
-    raise InputError(f"{n}x{n} {c}-colour cannot be built to the end: give --max-depth D "
-                    "(each level is roughly 10-25 times the one before)")
+    raise InputError(
+        f"{n}x{n} {c}-colour cannot be built to the end: give --max-depth D "
+        "(each level is roughly 10-25 times the one before)"
+    )
 
 
-def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "all",
-          force: bool = False, progress: Progress | None = None,
-          starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+def build(
+    n: int,
+    c: int,
+    db=None,
+    max_depth: int | None = None,
+    root: str = "all",
+    force: bool = False,
+    progress: Progress | None = None,
+    starting: Callable[[], None] | None = None,
+) -> tuple[Tree | None, dict]:
     """Build the (n, c) Wrapslide database and store it, level by level;
     returns (tree, build row).
 
@@ -64,9 +74,15 @@ def build(n: int, c: int, db=None, max_depth: int | None = None, root: str = "al
     return build_board(wrapslide(n, c), db, max_depth, root, force, progress, starting)
 
 
-def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None = None, root: str = "all",
-                force: bool = False, progress: Progress | None = None,
-                starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+def build_board(
+    puzzle: Puzzle | SlidingPuzzle,
+    db=None,
+    max_depth: int | None = None,
+    root: str = "all",
+    force: bool = False,
+    progress: Progress | None = None,
+    starting: Callable[[], None] | None = None,
+) -> tuple[Tree | None, dict]:
     """Build any puzzle's tree, as its definition says: through the ranked
     table when its moves depend on the state (:func:`build_sliding`, whole),
     from the chosen kind of root when it has kinds (Wrapslide: to its
@@ -74,9 +90,10 @@ def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None =
     (:func:`build_puzzle`)."""
     if puzzle.ranked_only:
         if max_depth is not None:
-            raise InputError(f"{puzzle.label} is built whole (its ranked table holds every state): "
-                            "give no --max-depth")
+            raise InputError(f"{puzzle.label} is built whole (its ranked table holds every state): give no --max-depth")
+        assert isinstance(puzzle, SlidingPuzzle)  # the one kind of puzzle built through its ranked table
         return build_sliding(puzzle, db=db, force=force, progress=progress, starting=starting)
+    assert isinstance(puzzle, Puzzle)
     if not puzzle.roots:
         if root != "all":
             raise InputError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
@@ -86,9 +103,14 @@ def build_board(puzzle: Puzzle | SlidingPuzzle, db=None, max_depth: int | None =
     return _build(puzzle, TreeKey.of(puzzle, root), db, max_depth, force, progress, starting)
 
 
-def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: bool = False,
-                 progress: Progress | None = None,
-                 starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+def build_puzzle(
+    puzzle: Puzzle,
+    db=None,
+    max_depth: int | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    starting: Callable[[], None] | None = None,
+) -> tuple[Tree | None, dict]:
     """Build another puzzle's tree (docs/puzzles.md) from its goal and
     store it as :func:`build` stores Wrapslide's: the same levels, resumable
     the same way, under (puzzle name, n, number of labels, goal text).
@@ -99,23 +121,38 @@ def build_puzzle(puzzle: Puzzle, db=None, max_depth: int | None = None, force: b
     of 20,922,789,888,000), so the worst case is not refused in advance."""
     if puzzle.roots:
         raise InputError("build_puzzle is for the other puzzles: build Wrapslide with build(n, c)")
-    return _build(puzzle, TreeKey.of(puzzle), db, max_depth, force, progress, starting,
-                  max_classes=MAX_CLASSES if max_depth is None else None)
+    return _build(
+        puzzle,
+        TreeKey.of(puzzle),
+        db,
+        max_depth,
+        force,
+        progress,
+        starting,
+        max_classes=MAX_CLASSES if max_depth is None else None,
+    )
 
 
-def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress: Progress | None = None,
-                  starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+def build_sliding(
+    puzzle: SlidingPuzzle,
+    db=None,
+    force: bool = False,
+    progress: Progress | None = None,
+    starting: Callable[[], None] | None = None,
+) -> tuple[Tree | None, dict]:
     """Store the sliding-tile puzzle's tree (docs/puzzles.md): its moves
     depend on the state, so the class builder does not apply; the ranked
     table (:func:`wsdb.engine.census.ranked_table`, one byte per arrangement)
     gives every state's distance, and each state's parent is a neighbour
     one closer. One row per state (no symmetry), the same columns as every
     tree, so lookup, solve, random and stats read it as any other."""
-    from ..engine.census import ranked_table   # loads the ranking kernels: only this build needs them
+    from ..engine.census import ranked_table  # loads the ranking kernels: only this build needs them
 
     if puzzle.states > MAX_STATES:
-        raise InputError(f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
-                        "as rows: count them with `wsdb census --puzzle sliding`")
+        raise InputError(
+            f"{puzzle.label} has {puzzle.states:,} states, more than the {MAX_STATES:,} stored "
+            "as rows: count them with `wsdb census --puzzle sliding`"
+        )
     key = TreeKey.of(puzzle)
     writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
     if writer.stored is not None and writer.stored["status"] == "done" and not force:
@@ -130,7 +167,7 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
         for depth in range(len(counts)):
             cells = ranking.unrank(np.flatnonzero(table == depth))
             parents = np.zeros((len(cells), eng.layout.words), np.uint64)
-            if depth:   # a neighbour one closer: the first move whose result the table puts at depth - 1
+            if depth:  # a neighbour one closer: the first move whose result the table puts at depth - 1
                 todo = np.ones(len(cells), bool)
                 for k in range(eng.nmoves):
                     after, ok = puzzle.slide(cells, k)
@@ -141,7 +178,7 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
                 if todo.any():
                     raise RuntimeError(f"{puzzle.label}: a state at depth {depth} has no neighbour closer")
             reps = eng.encode(cells)
-            order = np.argsort(reps[:, 0], kind="stable")   # keys of 12 cells fit one word
+            order = np.argsort(reps[:, 0], kind="stable")  # keys of 12 cells fit one word
             level = Level(depth, reps[order], parents[order], np.ones(len(cells), np.int64))
             if depth == 0:
                 writer.begin(level, None, class_columns(level, eng))
@@ -151,39 +188,58 @@ def build_sliding(puzzle: SlidingPuzzle, db=None, force: bool = False, progress:
     return tree, writer.finish(tree)
 
 
-def _build(puzzle: Puzzle, key: TreeKey, db, max_depth: int | None, force: bool, progress: Progress | None,
-           starting: Callable[[], None] | None, max_classes: int | None = None) -> tuple[Tree | None, dict]:
+def _build(
+    puzzle: Puzzle,
+    key: TreeKey,
+    db,
+    max_depth: int | None,
+    force: bool,
+    progress: Progress | None,
+    starting: Callable[[], None] | None,
+    max_classes: int | None = None,
+) -> tuple[Tree | None, dict]:
     """The class builder behind :func:`build_board` and :func:`build_puzzle`."""
     if max_depth is not None and max_depth < 0:
         raise InputError(f"--max-depth {max_depth}: expected a depth of 0 or more")
     writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
     if writer.finished(max_depth, force):
-        return None, writer.stored
+        return None, writer.stored_row()
     if starting:
         starting()
     eng = puzzle_engine(puzzle)
+    assert isinstance(eng, Engine)  # a puzzle grown by classes has the numba engine
     writer.start_clock()
     if writer.stored is None or force:
         level = first_level(eng, key.root)
         writer.begin(level, max_depth, class_columns(level, eng))
-        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)],
-                    key.puzzle)
+        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], key.puzzle)
         seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
-    else:   # resume an interrupted build, or take a finished partial one deeper
-        depth = writer.stored["height"]
+    else:  # resume an interrupted build, or take a finished partial one deeper
+        depth = writer.stored_row()["height"]
         level = _stored_level(writer.store, eng, key, depth)
-        seen_prev = sortable(_stored_level(writer.store, eng, key, depth - 1).reps) if depth else \
-            np.zeros(0, dtype=sortable(level.reps).dtype)
-        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0,
-                    [Counts(**r) for r in writer.store.level_rows(key)], key.puzzle)
+        seen_prev = (
+            sortable(_stored_level(writer.store, eng, key, depth - 1).reps)
+            if depth
+            else np.zeros(0, dtype=sortable(level.reps).dtype)
+        )
+        tree = Tree(
+            key.n,
+            key.c,
+            key.root,
+            max_depth,
+            False,
+            0.0,
+            [Counts(**r) for r in writer.store.level_rows(key)],
+            key.puzzle,
+        )
         writer.resume(max_depth)
     too_big = False
     with writer:
         while max_depth is None or level.depth < max_depth:
             if max_classes is not None and level.classes > max_classes:
-                too_big = True   # stored as a partial tree to this depth, then said
+                too_big = True  # stored as a partial tree to this depth, then said
                 break
-            nxt = next_level(eng, level, seen_prev)   # while the writer stores the level above
+            nxt = next_level(eng, level, seen_prev)  # while the writer stores the level above
             if nxt is None:
                 tree.complete = True
                 break
@@ -194,10 +250,12 @@ def _build(puzzle: Puzzle, key: TreeKey, db, max_depth: int | None, force: bool,
         writer.update({"max_depth": level.depth})
     row = writer.finish(tree)
     if too_big:
-        raise InputError(f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
-                        f"{max_classes:,} a build grows without --max-depth; depths 0-{level.depth} are stored "
-                        "as a partial tree: give --max-depth D to take it deeper (or count its states with "
-                        "`wsdb census`)")
+        raise InputError(
+            f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
+            f"{max_classes:,} a build grows without --max-depth; depths 0-{level.depth} are stored "
+            "as a partial tree: give --max-depth D to take it deeper (or count its states with "
+            "`wsdb census`)"
+        )
     return tree, row
 
 
@@ -211,16 +269,26 @@ def dask_engine():
     try:
         from . import distributed
     except ImportError:
-        raise InputError("the dask engine needs Dask distributed, which is not installed: "
-                        "pip install 'wsdb[dask]'") from None
+        raise InputError(
+            "the dask engine needs Dask distributed, which is not installed: pip install 'wsdb[dask]'"
+        ) from None
     return distributed
 
 
-def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | None = None, root: str = "all",
-                      force: bool = False, scheduler: str | None = None, workers: int | None = None,
-                      memory: str | None = None, partitions: int | None = None,
-                      progress: Progress | None = None,
-                      starting: Callable[[], None] | None = None) -> tuple[Tree | None, dict]:
+def build_distributed(
+    puzzle: Puzzle,
+    levels: str,
+    db=None,
+    max_depth: int | None = None,
+    root: str = "all",
+    force: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    memory: str | None = None,
+    partitions: int | None = None,
+    progress: Progress | None = None,
+    starting: Callable[[], None] | None = None,
+) -> tuple[Tree | None, dict]:
     """Build a tree on Dask distributed (:mod:`.distributed`), its classes
     as Parquet levels in ``levels`` (a folder or fsspec URL), its build row
     and ``levels`` rows in the database as for any build, with
@@ -234,8 +302,10 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
     from .levels import LevelFolder
 
     if puzzle.ranked_only:
-        raise InputError(f"{puzzle.label} is built whole through its ranked table: the dask engine grows "
-                        "symmetry classes (leave --engine out)")
+        raise InputError(
+            f"{puzzle.label} is built whole through its ranked table: the dask engine grows "
+            "symmetry classes (leave --engine out)"
+        )
     if max_depth is None and puzzle.roots:
         max_depth = default_depth(puzzle.n, puzzle.c)
     if max_depth is not None and max_depth < 0:
@@ -245,8 +315,7 @@ def build_distributed(puzzle: Puzzle, levels: str, db=None, max_depth: int | Non
     # an unreachable scheduler is said before anything is written
     with dask_client(scheduler, workers, memory) as client:
         folder.check_writable()
-        return _grow_distributed(puzzle, key, folder, client, db, max_depth, force, partitions, progress,
-                                 starting)
+        return _grow_distributed(puzzle, key, folder, client, db, max_depth, force, partitions, progress, starting)
 
 
 def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force, partitions, progress, starting):
@@ -259,8 +328,10 @@ def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force
         return None, row
     if row is not None and not force and row.get("levels") != folder.url:
         where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise InputError(f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
-                        "or --force to start over")
+        raise InputError(
+            f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
+            "or --force to start over"
+        )
     if force and folder.manifest() is not None:
         folder.fs.rm(folder.path("manifest.json"))
     if starting:
@@ -284,11 +355,19 @@ def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force
             writer.record(level, max_depth)
 
     before = folder.manifest()
-    for entry in before.levels if before is not None else []:   # what a killed run recorded last
+    for entry in before.levels if before is not None else []:  # what a killed run recorded last
         record(entry)
     man = grow_levels(client, folder.url, key, words, len(puzzle.moves), max_depth, partitions, on_level=record)
-    tree = Tree(key.n, key.c, key.root, max_depth, man.complete, 0.0,
-                [Counts(e.depth, e.classes, e.states) for e in man.levels], key.puzzle)
+    tree = Tree(
+        key.n,
+        key.c,
+        key.root,
+        max_depth,
+        man.complete,
+        0.0,
+        [Counts(e.depth, e.classes, e.states) for e in man.levels],
+        key.puzzle,
+    )
     writer.update({"max_depth": max_depth})
     return tree, writer.finish(tree)
 
@@ -301,6 +380,9 @@ def default_levels(db, puzzle: Puzzle, root: str) -> str:
     where = resolve(db)
     if where.path is None:
         raise StorageError(f"{where.label} is not a file: give the levels a home with --levels URL")
-    tree = f"{puzzle.n}x{puzzle.n}-c{puzzle.c}-{root}" if puzzle.roots else \
-        f"{puzzle.name}-{puzzle.n}x{puzzle.n}-{hashlib.sha1(puzzle.goal.encode()).hexdigest()[:10]}"
+    tree = (
+        f"{puzzle.n}x{puzzle.n}-c{puzzle.c}-{root}"
+        if puzzle.roots
+        else f"{puzzle.name}-{puzzle.n}x{puzzle.n}-{hashlib.sha1(puzzle.goal.encode()).hexdigest()[:10]}"
+    )
     return str(where.path.with_name(where.path.name + ".levels") / tree)

@@ -6,6 +6,7 @@ milliseconds. A cache file is named after the build's time and class count,
 so a rebuild invalidates it, and it is written atomically, so a killed run
 leaves no half-written file. In-memory databases get no cache.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -31,8 +32,9 @@ def derived_files(db_path: Path | None, build: dict) -> list[Path]:
     return [] if probe is None else sorted(probe.parent.glob("*" + probe.name[1:]))
 
 
-def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[], np.ndarray],
-                 mmap: bool = False) -> np.ndarray:
+def cached_array(
+    db_path: Path | None, name: str, build: dict, make: Callable[[], np.ndarray], mmap: bool = False
+) -> np.ndarray:
     """``make()``, saved at :func:`cache_file` the first time and read from
     there afterwards (memory-mapped and read-only with ``mmap``). With
     ``mmap`` a freshly made array is returned read-only too
@@ -48,7 +50,7 @@ def cached_array(db_path: Path | None, name: str, build: dict, make: Callable[[]
             path.parent.mkdir(parents=True, exist_ok=True)
             np.save(tmp, array)
             tmp.replace(path)
-        except OSError:   # read-only media or a full disk: the cache is only a speed-up
+        except OSError:  # read-only media or a full disk: the cache is only a speed-up
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
     return read_only(array) if mmap else array

@@ -10,6 +10,7 @@ otherwise derive them again, about half an hour on 6x6 three colours
 before its first slice. So each is saved once, named for a digest of the
 rules, and read back (memory-mapped) by every later run on that database.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -61,8 +62,10 @@ def census_cached(store, grid: Puzzle) -> bool:
 
 def census_progress(st):
     """A census ``progress`` that tells the step ``st`` each level found."""
+
     def progress(level, _seconds) -> None:
         st.status = f"{level.states:,} states at distance {level.depth}"
+
     return progress
 
 
@@ -76,8 +79,9 @@ def _cached(store, name: str, what: str, make, mmap: bool = False) -> np.ndarray
     except (ValueError, EOFError) as e:
         if not existed:
             raise
-        raise DamagedError(f"{what} cached at {where} cannot be read ({e}); delete the file and it is "
-                           "made again") from None
+        raise DamagedError(
+            f"{what} cached at {where} cannot be read ({e}); delete the file and it is made again"
+        ) from None
 
 
 def cached_subset_table(store, grid: Puzzle, progress=None, resident: bool = False) -> SubsetTable:
@@ -95,20 +99,22 @@ def cached_subset_table(store, grid: Puzzle, progress=None, resident: bool = Fal
     3.75 s mapped, whose 4 KB pages miss the address cache at almost every
     read of a 1.1 GB table."""
     names, parts = _names(grid), _parts(store, grid)
-    census = functools.cache(lambda: subset_table(grid, progress))   # one census makes all three
+    census = functools.cache(lambda: subset_table(grid, progress))  # one census makes all three
     if store.path is not None and not census_cached(store, grid):
-        for p in parts.values():   # none is kept from an older census
-            with contextlib.suppress(OSError):   # read-only media: the cache is only a speed-up
+        for p in parts.values():  # none is kept from an older census
+            with contextlib.suppress(OSError):  # read-only media: the cache is only a speed-up
                 p.unlink(missing_ok=True)
     what = f"the census of {grid.label}"
     words = _cached(store, names["words"], what, lambda: census().words, mmap=not resident)
     states = _cached(store, names["states"], what, lambda: np.array(census().states, dtype=np.int64))
-    last = _cached(store, names["last"], what,
-                   lambda: np.array([-1] if census().last is None else census().last, dtype=np.int64))
+    last = _cached(
+        store, names["last"], what, lambda: np.array([-1] if census().last is None else census().last, dtype=np.int64)
+    )
     ranking = SubsetRanking.of(grid)
     if words.shape != (-(-ranking.size // FIELDS),):
-        raise DamagedError(f"{what} cached at {parts['words']} does not fit the grid; "
-                           "delete the file and it is made again")
+        raise DamagedError(
+            f"{what} cached at {parts['words']} does not fit the grid; delete the file and it is made again"
+        )
     return SubsetTable(ranking, words, [int(s) for s in states], None if list(last[:1]) == [-1] else last)
 
 
@@ -116,5 +122,9 @@ def cached_level(store, grid: Puzzle, table: SubsetTable, depth: int, progress=N
     """:meth:`~wsdb.engine.subsets.SubsetRanking.level` of ``table`` (one
     state per orbit under the grid's symmetries, at ``depth``), saved beside
     ``store``'s database the first time."""
-    return _cached(store, f"{_names(grid)['level']}{depth}", f"the level {depth} of {grid.label}",
-                   lambda: table.ranking.level(table.words, depth, grid.maps, progress))
+    return _cached(
+        store,
+        f"{_names(grid)['level']}{depth}",
+        f"the level {depth} of {grid.label}",
+        lambda: table.ranking.level(table.words, depth, grid.maps, progress),
+    )

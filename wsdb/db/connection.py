@@ -3,6 +3,7 @@ pragmas for writers, refusing read-only media before any work, and turning
 the environment's failures (a full disk, a lock, a read-only file) into one
 line. The queries are in :mod:`wsdb.db.store`, the tables in
 :mod:`wsdb.db.schema`."""
+
 from __future__ import annotations
 
 import os
@@ -35,7 +36,7 @@ class Writing:
     def __exit__(self, kind, value, tb):
         failures = (exc.OperationalError, sqlite3.OperationalError)
         try:
-            self.tx.__exit__(kind, value, tb)   # commit, or roll back on an exception
+            self.tx.__exit__(kind, value, tb)  # commit, or roll back on an exception
         except failures as e:
             raise StorageError(why_not_written(self.store, e)) from None
         if kind is not None and issubclass(kind, failures):
@@ -47,6 +48,7 @@ def check_writable(where: Location) -> None:
     """Refuse to start writing where nothing can be written (a read-only
     filesystem or file), before any work: SQLite itself would only say so
     at the first commit."""
+    assert where.path is not None, "a file database: a server checks its own permissions"
     folder = where.path.parent if where.missing else where.path
     try:
         read_only_fs = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
@@ -124,4 +126,4 @@ def write_pragmas(dbapi_conn, _record) -> None:
         cur.execute("PRAGMA synchronous = NORMAL")
         cur.execute("PRAGMA cache_size = -131072")
         cur.close()
-        dbapi_conn.isolation_level = None   # no implicit BEGIN: begin_immediate says when
+        dbapi_conn.isolation_level = None  # no implicit BEGIN: begin_immediate says when

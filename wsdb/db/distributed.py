@@ -18,6 +18,7 @@ workers' memory (:func:`partitions_for`): a task holds about
 under a quarter of the smallest worker's memory limit; Dask spills the
 pieces waiting for their merge to disk beyond that.
 """
+
 from __future__ import annotations
 
 import math
@@ -83,7 +84,7 @@ class NumbaSettings(WorkerPlugin):
     def __init__(self, host: str | None = None, cache: str | None = None):
         self.host = socket.gethostname() if host is None else host
         cache = os.environ.get("NUMBA_CACHE_DIR") if cache is None else cache
-        self.cache = os.path.abspath(cache) if cache else None   # a worker's folder is not the client's
+        self.cache = os.path.abspath(cache) if cache else None  # a worker's folder is not the client's
 
     def setup(self, worker=None):
         if socket.gethostname() != self.host:
@@ -95,6 +96,7 @@ class NumbaSettings(WorkerPlugin):
 
 # ---- the tasks (top-level functions: Dask sends them by reference) -----------
 
+
 def root_task(url: str, tree: TreeKey, partitions: int) -> list[tuple[int, int]]:
     """Write level 0 as ``partitions`` files; (rows, states) per file."""
     from ..engine.bfs import first_level
@@ -103,7 +105,7 @@ def root_task(url: str, tree: TreeKey, partitions: int) -> list[tuple[int, int]]
     eng = worker_engine(tree)
     level = first_level(eng, tree.root)
     folder = LevelFolder(url)
-    man = Manifest(tree.puzzle, tree.n, tree.c, tree.root, level.reps.shape[1])   # a new folder: this layout
+    man = Manifest(tree.puzzle, tree.n, tree.c, tree.root, level.reps.shape[1])  # a new folder: this layout
     out = []
     for j, (reps, orbits) in enumerate(split(level.reps, level.orbits.reshape(-1, 1), partitions)):
         folder.write_part(man, 0, j, reps, np.zeros_like(reps), orbits[:, 0])
@@ -144,6 +146,7 @@ def merge_task(url: str, tree: TreeKey, man: Manifest, depth: int, j: int, parti
 
 # ---- the driver ---------------------------------------------------------------
 
+
 def partitions_for(classes: int, growth: float, nmoves: int, words: int, memory: int, workers: int) -> int:
     """P for the next level: enough that a task's children fit its share of
     a worker's memory, both when this level is expanded into it and when it
@@ -167,8 +170,13 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
         except (OSError, TimeoutError, ValueError) as e:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler!r}: {e}") from None
     else:
-        cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                               memory_limit=memory or "auto", dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=workers or 2,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=memory or "auto",
+            dashboard_address=None,
+        )
         client = Client(cluster)
     client.register_plugin(NumbaSettings())
     return client
@@ -193,8 +201,10 @@ def _refused(scheduler: str) -> None:
     try:
         socket.create_connection((host, port), timeout=5).close()
     except ConnectionRefusedError:
-        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler!r}: nothing listens there "
-                        "(connection refused); start it first (dask scheduler) or name another") from None
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {scheduler!r}: nothing listens there "
+            "(connection refused); start it first (dask scheduler) or name another"
+        ) from None
     except OSError:
         return
 
@@ -213,9 +223,16 @@ def dask_client(scheduler: str | None, workers: int | None, memory: str | None):
             cluster.close()
 
 
-def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
-                max_depth: int | None, partitions: int | None = None,
-                on_level: Callable[[LevelEntry, Manifest], None] | None = None) -> Manifest:
+def grow_levels(
+    client,
+    url: str,
+    tree: TreeKey,
+    words: int,
+    nmoves: int,
+    max_depth: int | None,
+    partitions: int | None = None,
+    on_level: Callable[[LevelEntry, Manifest], None] | None = None,
+) -> Manifest:
     """Grow the tree in the levels folder ``url`` through ``client``, from
     its last finished level (or from the goal), until it is complete or
     ``max_depth`` deep. ``on_level(entry, manifest)`` runs after each level
@@ -224,8 +241,10 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
     folder.check_writable()
     man = folder.manifest()
     if man is not None and (man.tree, man.words) != (tree, words):
-        raise InputError(f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
-                        f"{man.root!r}: expected an empty folder or the same tree's")
+        raise InputError(
+            f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
+            f"{man.root!r}: expected an empty folder or the same tree's"
+        )
     workers = client.scheduler_info()["workers"].values()
     nworkers = max(len(workers), 1)
     memory = min((w.get("memory_limit") or 0 for w in workers), default=0) or 4 << 30
@@ -235,8 +254,16 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
         folder.remove_depth(0)
         parts = client.submit(root_task, url, tree, p0, pure=False).result()
         man = Manifest(tree.puzzle, tree.n, tree.c, tree.root, words, max_depth=max_depth)
-        man.levels.append(LevelEntry(0, p0, sum(r for r, _ in parts), sum(s for _, s in parts),
-                                     [r for r, _ in parts], round(time.perf_counter() - t0, 3)))
+        man.levels.append(
+            LevelEntry(
+                0,
+                p0,
+                sum(r for r, _ in parts),
+                sum(s for _, s in parts),
+                [r for r, _ in parts],
+                round(time.perf_counter() - t0, 3),
+            )
+        )
         folder.write_manifest(man)
         if on_level:
             on_level(man.levels[0], man)
@@ -247,15 +274,20 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
         p = partitions or partitions_for(here.classes, growth, nmoves, words, memory, nworkers)
         depth = here.depth + 1
         t0 = time.perf_counter()
-        with step(f"depth {depth}", f"from {here.classes:,} classes in {here.partitions} partitions, "
-                                    f"into {p}") as st:
-            folder.remove_depth(depth)   # an unfinished level's files, from a killed run
-            expanded = client.map(expand_task, [url] * here.partitions, [tree] * here.partitions,
-                                  [man] * here.partitions, [here.depth] * here.partitions,
-                                  range(here.partitions), [p] * here.partitions, pure=False)
+        with step(f"depth {depth}", f"from {here.classes:,} classes in {here.partitions} partitions, into {p}") as st:
+            folder.remove_depth(depth)  # an unfinished level's files, from a killed run
+            expanded = client.map(
+                expand_task,
+                [url] * here.partitions,
+                [tree] * here.partitions,
+                [man] * here.partitions,
+                [here.depth] * here.partitions,
+                range(here.partitions),
+                [p] * here.partitions,
+                pure=False,
+            )
             pieces = [[client.submit(operator.getitem, e, j, pure=False) for e in expanded] for j in range(p)]
-            merged = [client.submit(merge_task, url, tree, man, depth, j, p, *pieces[j], pure=False)
-                      for j in range(p)]
+            merged = [client.submit(merge_task, url, tree, man, depth, j, p, *pieces[j], pure=False) for j in range(p)]
             from dask.distributed import wait
 
             # polled, not as_completed(..., with_results=True): that hung now and then with every
@@ -267,12 +299,14 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
                 except TimeoutError:
                     pass
             try:
-                results = client.gather(merged)   # raises a task's error, if one failed
+                results = client.gather(merged)  # raises a task's error, if one failed
             except (WsdbError, KeyboardInterrupt):
                 raise
-            except Exception as e:   # KilledWorker, a lost scheduler, a task's own failure
-                raise ClusterError(f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
-                                f"{str(e)[:200]}); every earlier level is kept: rerun to resume") from None
+            except Exception as e:  # KilledWorker, a lost scheduler, a task's own failure
+                raise ClusterError(
+                    f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
+                    f"{str(e)[:200]}); every earlier level is kept: rerun to resume"
+                ) from None
             del expanded, pieces, merged
         classes = sum(r[0] for r in results)
         if classes == 0:
@@ -280,8 +314,15 @@ def grow_levels(client, url: str, tree: TreeKey, words: int, nmoves: int,
             man.complete = True
             folder.write_manifest(man)
             break
-        entry = LevelEntry(depth, p, classes, sum(r[1] for r in results), [r[0] for r in results],
-                           round(time.perf_counter() - t0, 3), sum(r[3] for r in results))
+        entry = LevelEntry(
+            depth,
+            p,
+            classes,
+            sum(r[1] for r in results),
+            [r[0] for r in results],
+            round(time.perf_counter() - t0, 3),
+            sum(r[3] for r in results),
+        )
         man.levels.append(entry)
         folder.write_manifest(man)
         if on_level:

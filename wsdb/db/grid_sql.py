@@ -3,6 +3,7 @@
 each revision was written, frozen in ``migrations/sql/``; these functions
 made it, and a test checks that they still make the same text, so that a
 change here comes with a new revision instead of rewriting an old one."""
+
 from __future__ import annotations
 
 from .schema import WRAPSLIDE
@@ -24,26 +25,28 @@ def grid_sql(max_n: int = 16) -> str:
             b = 1 if two else 2
             cells = n * n
             bits = b * cells
-            if bits <= 63:   # an INTEGER key: each cell by arithmetic, one char() per row
+            if bits <= 63:  # an INTEGER key: each cell by arithmetic, one char() per row
                 mask = (1 << b) - 1
                 args = []
                 for i in range(cells):
                     if i and i % n == 0:
                         args.append("47")
                     args.append(f"49+(rep>>{b * (cells - 1 - i)}&{mask})")
-                expr = "||".join("char(" + ",".join(args[k:k + 100]) + ")" for k in range(0, len(args), 100))
-            else:            # a BLOB key: a hex digit at a time, its cells from a lookup string
+                expr = "||".join("char(" + ",".join(args[k : k + 100]) + ")" for k in range(0, len(args), 100))
+            else:  # a BLOB key: a hex digit at a time, its cells from a lookup string
                 per = 4 // b
-                lut = "".join(format(d, f"0{4}b") if b == 1 else "".join(str((d >> s) & 3) for s in (2, 0))
-                              for d in range(16)).translate(str.maketrans("0123", "1234"))
+                lut = "".join(
+                    format(d, f"0{4}b") if b == 1 else "".join(str((d >> s) & 3) for s in (2, 0)) for d in range(16)
+                ).translate(str.maketrans("0123", "1234"))
                 parts, i = [], 0
-                for j in range(bits // 4):          # hex digits of the cells, most significant first
+                for j in range(bits // 4):  # hex digits of the cells, most significant first
                     digit = f"instr('123456789ABCDEF',substr(hex(rep),-{bits // 4 - j},1))*{per}+1"
                     start = 0
-                    while start < per:              # split the digit's cells at row ends
+                    while start < per:  # split the digit's cells at row ends
                         take = min(per - start, n - i % n)
-                        parts.append(f"substr('{lut}',{digit}+{start},{take})" if start else
-                                     f"substr('{lut}',{digit},{take})")
+                        parts.append(
+                            f"substr('{lut}',{digit}+{start},{take})" if start else f"substr('{lut}',{digit},{take})"
+                        )
                         start += take
                         i += take
                         if i % n == 0 and i < cells:
@@ -63,7 +66,7 @@ def puzzle_grid_sql() -> str:
     are not square). One step of a recursive query per cell: about 45 us a
     row, fine for these puzzles' trees; Wrapslide's rows keep :func:`grid_sql`."""
     bits = "case when r.c <= 2 then 1 when r.c <= 4 then 2 when r.c <= 8 then 3 else 4 end"
-    at = "(4 * length(x) - cells * b + i * b)"    # the cell's first bit, from the top of x
+    at = "(4 * length(x) - cells * b + i * b)"  # the cell's first bit, from the top of x
     digit = "(instr('0123456789ABCDEF', substr(x, {k}, 1)) - 1)"
     window = f"({digit.format(k=f'{at} / 4 + 1')} * 16 + max({digit.format(k=f'{at} / 4 + 2')}, 0))"
     return (
@@ -76,12 +79,15 @@ def puzzle_grid_sql() -> str:
         "|| (select case when i > 0 and i % cols = 0 then '/' else '' end "
         f"|| substr(symbols, 1 + ({window} >> (8 - {at} % 4 - b) & ((1 << b) - 1)), 1) from k) "
         "from grid where i < (select cells from k)) "
-        "select text from grid where i = (select cells from k))")
+        "select text from grid where i = (select cells from k))"
+    )
 
 
 def classes_view_sql() -> str:
     """The CREATE VIEW statement of ``classes`` (SQLite)."""
-    return (f"create view classes as select case when r.puzzle_id = 0 then '{WRAPSLIDE}' else (select p.name "
-            "from puzzles p where p.id = r.puzzle_id) end as puzzle, r.n, r.c, r.root, r.rep, case when "
-            f"r.puzzle_id = 0 then {grid_sql()} else {puzzle_grid_sql()} end as grid, r.depth, r.parent, "
-            "r.orbit_size from class_rows as r")
+    return (
+        f"create view classes as select case when r.puzzle_id = 0 then '{WRAPSLIDE}' else (select p.name "
+        "from puzzles p where p.id = r.puzzle_id) end as puzzle, r.n, r.c, r.root, r.rep, case when "
+        f"r.puzzle_id = 0 then {grid_sql()} else {puzzle_grid_sql()} end as grid, r.depth, r.parent, "
+        "r.orbit_size from class_rows as r"
+    )

@@ -12,6 +12,7 @@ more: the rows are the tree now. Where the target already holds the tree
 as rows, ``force`` replaces them; a build row pointing at these very levels
 (the database the dask build wrote) is replaced without asking.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -24,8 +25,13 @@ from .levels import LevelFolder, ParquetTree
 from .tree_writer import TreeWriter, class_columns
 
 
-def import_levels(url: str, db=None, force: bool = False, progress: Progress | None = None,
-                  starting: Callable[[str], None] | None = None) -> tuple[Tree, dict]:
+def import_levels(
+    url: str,
+    db=None,
+    force: bool = False,
+    progress: Progress | None = None,
+    starting: Callable[[str], None] | None = None,
+) -> tuple[Tree, dict]:
     """Load the Parquet tree at ``url`` into ``db`` as class rows; returns
     (tree, build row). ``starting(what)`` is called once the levels and the
     database are checked, before any row is written; ``progress(level,
@@ -34,10 +40,12 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     wrong = _not_a_folder(folder)
     man = None if wrong else folder.manifest()
     if man is None:
-        raise MissingDatabaseError(f"{url}: {wrong or 'no manifest in it'}: expected the levels folder of "
-                        "`wsdb build --engine dask --levels DIR`")
+        raise MissingDatabaseError(
+            f"{url}: {wrong or 'no manifest in it'}: expected the levels folder of "
+            "`wsdb build --engine dask --levels DIR`"
+        )
     tree_src = ParquetTree(url)
-    tree_src.folder.check_rows(man)   # a missing or replaced file is said before anything is written
+    tree_src.folder.check_rows(man)  # a missing or replaced file is said before anything is written
     key = man.tree
     puzzle = stored_puzzle(key)
     what, _ = describe(key)
@@ -55,18 +63,20 @@ def import_levels(url: str, db=None, force: bool = False, progress: Progress | N
     tree = Tree(key.n, key.c, key.root, man.max_depth, man.complete, 0.0, [], key.puzzle)
     with writer:
         for entry in man.levels:
-            level = Level(entry.depth, *tree_src.level(entry.depth))   # each file's rows checked on the way
+            level = Level(entry.depth, *tree_src.level(entry.depth))  # each file's rows checked on the way
             if level.states != entry.states:
-                raise InputError(f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
-                                f"says {entry.states:,}; nothing more is imported")
+                raise InputError(
+                    f"{url}: depth {entry.depth} holds {level.states:,} states where the manifest "
+                    f"says {entry.states:,}; nothing more is imported"
+                )
             if writer.row is None:
                 writer.begin(level, man.max_depth, class_columns(level, eng))
             else:
                 writer.put(level, eng)
             tree.levels.append(Counts(entry.depth, entry.classes, entry.states))
-    writer.finish(tree)   # tree.seconds: the import's time
-    writer.update({"seconds": seconds})   # the build's own time, not the import's
-    return tree, writer.row
+    row = writer.finish(tree)  # tree.seconds: the import's time
+    writer.update({"seconds": seconds})  # the build's own time, not the import's (the same row, updated)
+    return tree, row
 
 
 def _not_a_folder(folder: LevelFolder) -> str | None:
@@ -76,6 +86,6 @@ def _not_a_folder(folder: LevelFolder) -> str | None:
             return "no such folder"
         if not folder.fs.isdir(folder.root):
             return "a file, not a folder"
-    except OSError:   # an unreachable store: reading the manifest says why
+    except OSError:  # an unreachable store: reading the manifest says why
         pass
     return None

@@ -26,6 +26,7 @@ unfinished level, written again by the next run. A reader checks each file
 it opens against the manifest's row count, so a lost or replaced file is
 damage, never a wrong answer.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,7 @@ from ..engine.partition import owner
 from ..errors import InputError, StorageError, DamagedError
 from ..puzzle.tree_key import TreeKey
 
-MANIFEST = {2: "_manifest.json", 1: "manifest.json"}   # by format, newest first
+MANIFEST = {2: "_manifest.json", 1: "manifest.json"}  # by format, newest first
 FORMAT = 2
 DEPTH_FOLDER = {2: "depth_{:02d}", 1: "depth={:02d}"}
 
@@ -53,9 +54,9 @@ class LevelEntry:
     partitions: int
     classes: int
     states: int
-    rows: list[int]          # classes per partition file, in partition order
+    rows: list[int]  # classes per partition file, in partition order
     seconds: float = 0.0
-    shuffle_bytes: int = 0   # bytes of pieces moved to the merging tasks
+    shuffle_bytes: int = 0  # bytes of pieces moved to the merging tasks
 
 
 @dataclass
@@ -96,9 +97,11 @@ class Manifest:
             raise DamagedError(f"{label}: the manifest cannot be read ({e})") from None
         for d, lv in enumerate(man.levels):
             if lv.depth != d or len(lv.rows) != lv.partitions or sum(lv.rows) != lv.classes:
-                raise DamagedError(f"{label}: the manifest's depth {d} disagrees with itself "
-                                   f"(depth {lv.depth}, {lv.partitions} partitions, {len(lv.rows)} row counts, "
-                                   f"{sum(lv.rows):,} rows for {lv.classes:,} classes)")
+                raise DamagedError(
+                    f"{label}: the manifest's depth {d} disagrees with itself "
+                    f"(depth {lv.depth}, {lv.partitions} partitions, {len(lv.rows)} row counts, "
+                    f"{sum(lv.rows):,} rows for {lv.classes:,} classes)"
+                )
         return man
 
 
@@ -115,7 +118,7 @@ class LevelFolder:
         self.url = str(url)
         try:
             self.fs, self.root = fsspec.core.url_to_fs(self.url)
-        except (ImportError, ValueError) as e:   # an unknown protocol, or its package missing
+        except (ImportError, ValueError) as e:  # an unknown protocol, or its package missing
             raise InputError(f"levels URL {self.url!r} cannot be used: {e}") from None
 
     @property
@@ -169,13 +172,15 @@ class LevelFolder:
             self.fs.pipe_file(probe, b"")
             self.fs.rm_file(probe)
         except (OSError, ValueError) as e:
-            raise StorageError(f"levels folder {self.label} is not writable: {getattr(e, 'strerror', None) or e}") \
-                from None
+            raise StorageError(
+                f"levels folder {self.label} is not writable: {getattr(e, 'strerror', None) or e}"
+            ) from None
 
     # ---- partition files ---------------------------------------------------
 
-    def write_part(self, man: Manifest, depth: int, j: int, reps: np.ndarray, parents: np.ndarray,
-                   orbits: np.ndarray) -> int:
+    def write_part(
+        self, man: Manifest, depth: int, j: int, reps: np.ndarray, parents: np.ndarray, orbits: np.ndarray
+    ) -> int:
         """Write one partition's sorted classes, in ``man``'s layout and
         naming its tree; returns the bytes written."""
         import pyarrow as pa
@@ -188,8 +193,11 @@ class LevelFolder:
         cols = {}
         for name, keys in (("rep", reps), ("parent", parents)):
             for w, col in enumerate(key_columns(name, words)):
-                cols[col] = pa.array(np.ascontiguousarray(keys[:, w]), pa.uint64(),
-                                     mask=np.ones(len(keys), bool) if name == "parent" and depth == 0 else None)
+                cols[col] = pa.array(
+                    np.ascontiguousarray(keys[:, w]),
+                    pa.uint64(),
+                    mask=np.ones(len(keys), bool) if name == "parent" and depth == 0 else None,
+                )
         cols["orbit_size"] = pa.array(orbits.astype(np.int64))
         cols["depth"] = pa.array(np.full(len(reps), depth, np.int16))
         table = pa.table(cols)
@@ -207,12 +215,15 @@ class LevelFolder:
         import pyarrow.parquet as pq
 
         want = key_columns("rep", man.words) + (key_columns("parent", man.words) if parents else []) + ["orbit_size"]
-        table = self._checked(man, depth, j, man.levels[depth].rows[j],
-                              lambda f: pq.read_table(f, columns=want, use_threads=False))
+        table = self._checked(
+            man, depth, j, man.levels[depth].rows[j], lambda f: pq.read_table(f, columns=want, use_threads=False)
+        )
 
-        def keys(prefix):   # the roots' null parents (format 2) read as 0, as format 1 stored them
-            return np.stack([table.column(col).fill_null(0).to_numpy() for col in key_columns(prefix, man.words)],
-                            axis=1).astype(np.uint64)
+        def keys(prefix):  # the roots' null parents (format 2) read as 0, as format 1 stored them
+            return np.stack(
+                [table.column(col).fill_null(0).to_numpy() for col in key_columns(prefix, man.words)], axis=1
+            ).astype(np.uint64)
+
         return keys("rep"), keys("parent") if parents else None, table.column("orbit_size").to_numpy()
 
     def check_rows(self, man: Manifest) -> None:
@@ -234,9 +245,8 @@ class LevelFolder:
             with self.fs.open(self.path(name), "rb") as f:
                 got = read(f)
         except FileNotFoundError:
-            raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {rows:,} rows in it)") \
-                from None
-        except (OSError, ValueError) as e:   # pyarrow's ArrowInvalid is a ValueError
+            raise DamagedError(f"{self.label}: {name} is missing (the manifest lists {rows:,} rows in it)") from None
+        except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
             raise DamagedError(f"{self.label}: {name} cannot be read ({e})") from None
         if got.num_rows != rows:
             raise DamagedError(f"{self.label}: {name} holds {got.num_rows:,} rows where the manifest says {rows:,}")
@@ -317,20 +327,28 @@ class ParquetTree:
                     stored_depth = pq.read_table(f, columns=["depth"], use_threads=False).column("depth").to_numpy()
                 if (stored_depth != lv.depth).any():
                     raise DamagedError(f"{self.label}: {name} has a row whose depth is not {lv.depth}")
-                reps.append(r), parents.append(p), orbits.append(o)
+                reps.append(r)
+                parents.append(p)
+                orbits.append(o)
                 depth.append(np.full(len(r), lv.depth, np.int64))
         words = man.words
-        reps = np.concatenate(reps) if reps else np.zeros((0, words), np.uint64)
-        order = np.argsort(sortable(reps), kind="stable")
-        return (reps[order], np.concatenate(depth)[order], np.concatenate(parents)[order],
-                np.concatenate(orbits)[order])
+        keys = np.concatenate(reps) if reps else np.zeros((0, words), np.uint64)
+        order = np.argsort(sortable(keys), kind="stable")
+        return (
+            keys[order],
+            np.concatenate(depth)[order],
+            np.concatenate(parents)[order],
+            np.concatenate(orbits)[order],
+        )
 
     def _of(self, tree: TreeKey) -> Manifest:
         """The manifest, if it is of this tree; damage otherwise."""
         man = self.man
         if man.tree != tree:
-            raise DamagedError(f"{self.label}: the manifest is of {man.puzzle} {man.n}x{man.n} c={man.c} root "
-                               f"{man.root!r}, not of this build")
+            raise DamagedError(
+                f"{self.label}: the manifest is of {man.puzzle} {man.n}x{man.n} c={man.c} root "
+                f"{man.root!r}, not of this build"
+            )
         return man
 
     def keys_and_depths(self, tree: TreeKey) -> tuple[np.ndarray, np.ndarray]:
@@ -372,8 +390,9 @@ class ParquetTree:
 
     def orbit_profile(self) -> list[dict]:
         """As ``Store.orbit_profile``: classes and states per orbit size."""
-        sizes = np.concatenate([self.folder.read_part(self.man, lv.depth, j)[2] for lv in self.man.levels
-                                for j in range(lv.partitions)])
+        sizes = np.concatenate(
+            [self.folder.read_part(self.man, lv.depth, j)[2] for lv in self.man.levels for j in range(lv.partitions)]
+        )
         values, counts = np.unique(sizes, return_counts=True)
         return [dict(orbit_size=int(v), classes=int(k), states=int(v) * int(k)) for v, k in zip(values, counts)]
 
@@ -402,8 +421,14 @@ class ParquetTree:
         layout = KeyLayout.for_colours(p.ncells, p.c)
         reps, depth, parents, orbits = self.load_all(tree)
         for i in range(0, len(reps), chunk):
-            d = depth[i:i + chunk]
-            par = layout.to_sql_array(parents[i:i + chunk]).astype(object)
+            d = depth[i : i + chunk]
+            par = layout.to_sql_array(parents[i : i + chunk]).astype(object)
             par[d == 0] = None
-            yield list(zip(layout.to_sql_array(reps[i:i + chunk]).tolist(), d.tolist(), par.tolist(),
-                           orbits[i:i + chunk].tolist()))
+            yield list(
+                zip(
+                    layout.to_sql_array(reps[i : i + chunk]).tolist(),
+                    d.tolist(),
+                    par.tolist(),
+                    orbits[i : i + chunk].tolist(),
+                )
+            )

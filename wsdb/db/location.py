@@ -4,6 +4,7 @@
 A value with ``://`` is a URL (``sqlite:///...``, or ``postgresql://...``
 for a shared server); anything else is a file path.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -31,7 +32,7 @@ class Location:
         """How messages name the database (never with its password)."""
         if self.path:
             return str(self.path)
-        if "@" in self.url and "://" in self.url:   # SQLAlchemy's own rendering, the password as ***
+        if "@" in self.url and "://" in self.url:  # SQLAlchemy's own rendering, the password as ***
             from sqlalchemy.engine import make_url
 
             return make_url(self.url).render_as_string(hide_password=True)
@@ -58,25 +59,29 @@ def resolve(db: str | os.PathLike | None) -> Location:
     if "://" not in db:
         path = _usable(db)
         return Location(f"sqlite:///{path}", path, explicit)
-    import sqlalchemy as sa   # only for URLs: a file path needs none of it
+    import sqlalchemy as sa  # only for URLs: a file path needs none of it
 
     try:
         url = sa.engine.make_url(db)
     except sa.exc.ArgumentError:
-        raise InputError(f"database URL {db!r} cannot be read: expected a file path or a URL "
-                        "such as sqlite:///db/wsdb.sqlite or postgresql://user@host:5432/wsdb") from None
+        raise InputError(
+            f"database URL {db!r} cannot be read: expected a file path or a URL "
+            "such as sqlite:///db/wsdb.sqlite or postgresql://user@host:5432/wsdb"
+        ) from None
     backend = url.get_backend_name()
     if backend in ("postgresql", "postgres"):
         # users write postgresql://...; wsdb talks to it through psycopg 3
         url = url.set(drivername="postgresql+psycopg")
         if importlib.util.find_spec("psycopg") is None:
-            raise InputError("a postgresql:// database needs its driver, psycopg 3, which is not installed: "
-                            "pip install 'wsdb[postgresql]'")
+            raise InputError(
+                "a postgresql:// database needs its driver, psycopg 3, which is not installed: "
+                "pip install 'wsdb[postgresql]'"
+            )
         return Location(url.render_as_string(hide_password=False), None, explicit)
     if backend != "sqlite":
         raise InputError(f"database URL {db!r}: expected a file path, a sqlite:/// URL or a postgresql:// URL")
-    path = _usable(url.database) if url.database and url.database != ":memory:" else None
-    return Location(db, path, explicit)
+    file = _usable(url.database) if url.database and url.database != ":memory:" else None
+    return Location(db, file, explicit)
 
 
 def _usable(name: str) -> Path:
@@ -86,8 +91,8 @@ def _usable(name: str) -> Path:
     shown = name if len(name) <= 80 else name[:77] + "..."
     try:
         path = Path(name).expanduser().resolve()
-        path.exists()   # stat it now: ENAMETOOLONG, ELOOP, EACCES come out here, not later
-    except RuntimeError:   # Python's own word for a symlink loop in resolve()
+        path.exists()  # stat it now: ENAMETOOLONG, ELOOP, EACCES come out here, not later
+    except RuntimeError:  # Python's own word for a symlink loop in resolve()
         raise StorageError(f"database path {shown!r} is a symlink loop: expected a file") from None
     except OSError as e:
         raise StorageError(f"database path {shown!r}: {e.strerror or e}") from None

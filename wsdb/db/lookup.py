@@ -6,6 +6,7 @@ parent pointers: from the current concrete state, find a move whose result
 lies in the parent's class, apply it, continue from the parent. Batches are
 walked in lockstep so each step costs one kernel call and one bulk query.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -47,8 +48,9 @@ def lookup(state: str, db=None, puzzle: str = "wrapslide", goal: str | None = No
     return lookup_many([state], db=db, puzzle=puzzle, goal=goal)[0]
 
 
-def lookup_many(states: list[str], db=None, store=None, puzzle: str = "wrapslide",
-                goal: str | None = None) -> list[Answer]:
+def lookup_many(
+    states: list[str], db=None, store=None, puzzle: str = "wrapslide", goal: str | None = None
+) -> list[Answer]:
     """Look up many states (any mix of grids); answers come in input order.
     Every state is parsed before anything is read, so bad input fails fast.
     A SQLite file is read through :mod:`.reader` (no SQLAlchemy to load),
@@ -58,13 +60,15 @@ def lookup_many(states: list[str], db=None, store=None, puzzle: str = "wrapslide
     store = store or open_reader(db) or _store(db)
     answers: list[Answer | None] = [None] * len(states)
     try:
-        for board, positions, cells in groups.values():   # ``puzzle`` stays the name asked for
+        for board, positions, cells in groups.values():  # ``puzzle`` stays the name asked for
             for i, ans in zip(positions.tolist(), lookup_grid(store, board, cells)):
                 answers[i] = ans
     finally:
         if opened:
             store.close()
-    return answers
+    done = [a for a in answers if a is not None]
+    assert len(done) == len(answers), "every state of every board is answered"
+    return done
 
 
 def _store(db):
@@ -98,11 +102,11 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
         return DamagedError(f"{store.label}: the {what} build is damaged: {detail}; run `{check}`")
 
     source = store
-    if build.get("levels"):   # a tree kept as Parquet levels (wsdb build --engine dask)
+    if build.get("levels"):  # a tree kept as Parquet levels (wsdb build --engine dask)
         try:
             from .levels import ParquetTree
 
-            source = ParquetTree(build["levels"])   # opened once: its files stay in memory for the walk
+            source = ParquetTree(build["levels"])  # opened once: its files stay in memory for the walk
         except DamagedError as e:
             raise damaged(str(e)) from None
 
@@ -118,12 +122,14 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     if build["complete"] and not found.all() and not puzzle.every_arrangement:
         # every arrangement of Wrapslide's colours is a state; another puzzle may reach only some
         bad = int(np.argmin(found))
-        raise StateError(f"state {state_texts(puzzle, cells[bad:bad + 1])[0]!r} cannot be reached from the goal "
-                        f"{puzzle.goal} by {name}'s moves (its complete tree holds every reachable state, "
-                        f"{build['states']:,}): expected a reachable state")
+        raise StateError(
+            f"state {state_texts(puzzle, cells[bad : bad + 1])[0]!r} cannot be reached from the goal "
+            f"{puzzle.goal} by {name}'s moves (its complete tree holds every reachable state, "
+            f"{build['states']:,}): expected a reachable state"
+        )
     if build["complete"] and not found.all():
         bad = int(np.argmin(found))
-        raise damaged(f"class {layout.to_ints(reps[bad:bad + 1])[0]} is missing from the complete tree")
+        raise damaged(f"class {layout.to_ints(reps[bad : bad + 1])[0]} is missing from the complete tree")
     if not build["complete"] and not found.all():
         _beyond_is_beyond(puzzle, eng, cells[~found], reps[~found], int(build["height"]), fetch, damaged)
     steps = np.full((len(cells), max(int(depth.max(initial=0)), 0)), -1, dtype=np.int64)
@@ -134,8 +140,9 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
         mv, nxt = eng.step(cur[active], target[active])
         if (mv < 0).any():
             bad = active[int(np.argmax(mv < 0))]
-            raise damaged(f"class {layout.to_ints(target[bad:bad + 1])[0]}, stored as a parent, is not one "
-                          "move from its child")
+            raise damaged(
+                f"class {layout.to_ints(target[bad : bad + 1])[0]}, stored as a parent, is not one move from its child"
+            )
         cur[active] = nxt
         steps[active, step] = mv
         ok, d, p = fetch(target[active])
@@ -143,9 +150,11 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
         wrong = ~ok | (d != left[active])
         if wrong.any():
             i = int(np.argmax(wrong))
-            key = layout.to_ints(target[active[i]:active[i] + 1])[0]
-            raise damaged(f"class {key}, the parent of a class at depth {int(left[active[i]]) + 1}, "
-                          + (f"has depth {int(d[i])}" if ok[i] else "is missing"))
+            key = layout.to_ints(target[active[i] : active[i] + 1])[0]
+            raise damaged(
+                f"class {key}, the parent of a class at depth {int(left[active[i]]) + 1}, "
+                + (f"has depth {int(d[i])}" if ok[i] else "is missing")
+            )
         target[active] = p
         active = active[d > 0]
         step += 1
@@ -153,11 +162,17 @@ def lookup_grid(store, puzzle: Puzzle, cells: np.ndarray) -> list[Answer]:
     names = puzzle.move_names
     deepest = build["height"]
     return [
-        Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None, name) if ok else
-        Answer(n, c, text, canon, key, None, None, deepest, name)
+        Answer(n, c, text, canon, key, d, [names[m] for m in row[:d]], None, name)
+        if ok
+        else Answer(n, c, text, canon, key, None, None, deepest, name)
         for text, canon, key, ok, d, row in zip(
-            state_texts(puzzle, cells), state_texts(puzzle, eng.decode(reps)), layout.to_ints(reps),
-            found.tolist(), depth.tolist(), steps.tolist())
+            state_texts(puzzle, cells),
+            state_texts(puzzle, eng.decode(reps)),
+            layout.to_ints(reps),
+            found.tolist(),
+            depth.tolist(),
+            steps.tolist(),
+        )
     ]
 
 
@@ -172,7 +187,7 @@ def _replayed(puzzle, cells, found, depth, steps, reps, layout, damaged) -> None
         going = np.flatnonzero(moves[:, k] >= 0)
         if not going.size:
             continue
-        if puzzle.ranked_only:   # moves that depend on the state: slide by slide
+        if puzzle.ranked_only:  # moves that depend on the state: slide by slide
             for m in np.unique(moves[going, k]):
                 rows = going[moves[going, k] == m]
                 now[rows], ok = puzzle.slide(now[rows], int(m))
@@ -185,8 +200,10 @@ def _replayed(puzzle, cells, found, depth, steps, reps, layout, damaged) -> None
     bad = ~(solved & counted & legal)
     if bad.any():
         i = at[int(np.argmax(bad))]
-        raise damaged(f"class {layout.to_ints(reps[i:i + 1])[0]} at depth {int(depth[i])}: its parents' "
-                      "moves do not reach a goal in that many moves")
+        raise damaged(
+            f"class {layout.to_ints(reps[i : i + 1])[0]} at depth {int(depth[i])}: its parents' "
+            "moves do not reach a goal in that many moves"
+        )
 
 
 def _beyond_is_beyond(puzzle, eng, cells: np.ndarray, reps: np.ndarray, height: int, fetch, damaged) -> None:
@@ -199,8 +216,10 @@ def _beyond_is_beyond(puzzle, eng, cells: np.ndarray, reps: np.ndarray, height: 
     near = ok & (d < height)
     if near.any():
         i = int(np.argmax(near)) // moves
-        raise damaged(f"class {eng.layout.to_ints(reps[i:i + 1])[0]} is missing: its neighbour is stored at "
-                      f"depth {int(d[int(np.argmax(near))])} of a tree that reaches depth {height}")
+        raise damaged(
+            f"class {eng.layout.to_ints(reps[i : i + 1])[0]} is missing: its neighbour is stored at "
+            f"depth {int(d[int(np.argmax(near))])} of a tree that reaches depth {height}"
+        )
 
 
 def stored_builds(db=None) -> list[dict]:

@@ -13,6 +13,7 @@ read such an integer column as float64 and lose keys above 2**53. The
 columns are its nullable integers (``Int64``, ``UInt64``); it is written
 here too, so ``pandas.read_parquet`` and Dask give integers back.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,21 +30,28 @@ def symmetry_of(puzzle) -> str:
     maps = len(getattr(puzzle, "maps", ())) or 1
     colours = int(getattr(puzzle, "interchangeable", 0) or 0)
     order = getattr(puzzle, "group_order", maps)
-    return f"{maps} grid maps x {colours}! colour permutations (order {order})" if colours > 1 else \
-        f"{maps} grid maps (order {order})"
+    return (
+        f"{maps} grid maps x {colours}! colour permutations (order {order})"
+        if colours > 1
+        else f"{maps} grid maps (order {order})"
+    )
 
 
 def tree_metadata(tree: TreeKey, puzzle) -> dict[str, str]:
     """The key-value metadata of a file holding classes of ``tree``."""
-    facts = dict(puzzle=tree.puzzle, n=tree.n, c=tree.c, root=tree.root, symmetry=symmetry_of(puzzle),
-                 version=current_version())
+    facts = dict(
+        puzzle=tree.puzzle, n=tree.n, c=tree.c, root=tree.root, symmetry=symmetry_of(puzzle), version=current_version()
+    )
     return {PREFIX + k: str(v) for k, v in facts.items()}
 
 
 def read_tree_metadata(metadata: dict[bytes, bytes] | None) -> dict[str, str]:
     """The ``wsdb.*`` entries of a file's key-value metadata, without the prefix."""
-    return {k.decode()[len(PREFIX):]: v.decode() for k, v in (metadata or {}).items()
-            if k.decode(errors="replace").startswith(PREFIX)}
+    return {
+        k.decode()[len(PREFIX) :]: v.decode()
+        for k, v in (metadata or {}).items()
+        if k.decode(errors="replace").startswith(PREFIX)
+    }
 
 
 def with_metadata(schema, facts: dict[str, str], nullable: dict[str, str]):
@@ -56,10 +64,22 @@ def with_metadata(schema, facts: dict[str, str], nullable: dict[str, str]):
     for field in schema:
         text = str(field.type) == "string"
         numpy_type = nullable.get(field.name) or np.dtype(field.type.to_pandas_dtype()).name
-        columns.append(dict(name=field.name, field_name=field.name, pandas_type="unicode" if text else
-                            str(field.type), numpy_type=numpy_type, metadata=None))
-    pandas = dict(index_columns=[], column_indexes=[], columns=columns, creator=dict(library="wsdb",
-                  version=current_version()), pandas_version=_pandas_version())
+        columns.append(
+            dict(
+                name=field.name,
+                field_name=field.name,
+                pandas_type="unicode" if text else str(field.type),
+                numpy_type=numpy_type,
+                metadata=None,
+            )
+        )
+    pandas = dict(
+        index_columns=[],
+        column_indexes=[],
+        columns=columns,
+        creator=dict(library="wsdb", version=current_version()),
+        pandas_version=_pandas_version(),
+    )
     meta = {k.encode(): v.encode() for k, v in facts.items()}
     meta[b"pandas"] = json.dumps(pandas).encode()
     return schema.with_metadata(meta)
@@ -68,6 +88,7 @@ def with_metadata(schema, facts: dict[str, str], nullable: dict[str, str]):
 def _pandas_version() -> str:
     try:
         import pandas
+
         return pandas.__version__
-    except ImportError:   # pyarrow alone: the entry still reads
+    except ImportError:  # pyarrow alone: the entry still reads
         return "2.0.0"

@@ -1,6 +1,7 @@
 """What a stored build proves about its puzzle's God number, read from its
 `builds` row (shared by the figures of :mod:`wsdb.stats` and the bounds of
 :mod:`wsdb.bounds`)."""
+
 from __future__ import annotations
 
 

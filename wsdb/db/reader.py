@@ -9,6 +9,7 @@ must have the current schema (else :func:`open_reader` returns None and
 usual messages). The key query is shared with the store, so there is one
 implementation of it for SQLite.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,12 +26,29 @@ from .location import resolve
 from .migrations import HEAD
 from .status import required
 
-BUSY_MS = 10_000   # how long a connection waits for another's write lock
-CHUNK = 5000       # keys per IN (...) query when keys are BLOBs
-MMAP_BYTES = 1 << 31   # readers map the file: key searches a third faster than through read()
+BUSY_MS = 10_000  # how long a connection waits for another's write lock
+CHUNK = 5000  # keys per IN (...) query when keys are BLOBs
+MMAP_BYTES = 1 << 31  # readers map the file: key searches a third faster than through read()
 
-_BUILD_COLUMNS = ("puzzle", "n", "c", "root", "complete", "max_depth", "height", "god_number", "classes", "states",
-                  "seconds", "version", "built_at", "status", "builder", "symbols", "levels")
+_BUILD_COLUMNS = (
+    "puzzle",
+    "n",
+    "c",
+    "root",
+    "complete",
+    "max_depth",
+    "height",
+    "god_number",
+    "classes",
+    "states",
+    "seconds",
+    "version",
+    "built_at",
+    "status",
+    "builder",
+    "symbols",
+    "levels",
+)
 
 
 def connect_readonly(path) -> sqlite3.Connection:
@@ -51,7 +69,7 @@ class Reader:
     def __init__(self, conn: sqlite3.Connection, label: str, db_option: str = ""):
         self.conn = conn
         self.label = label
-        self.db_option = db_option   # how a hint names the database again (Location.option)
+        self.db_option = db_option  # how a hint names the database again (Location.option)
 
     def close(self) -> None:
         """Close the connection."""
@@ -60,9 +78,11 @@ class Reader:
     def build_row(self, tree: TreeKey) -> dict | None:
         """The stored build of ``tree``, or None."""
         try:
-            row = self.conn.execute(f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND "
-                                    "c=? AND root=?", (tree.puzzle, tree.n, tree.c, tree.root)).fetchone()
-        except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
+            row = self.conn.execute(
+                f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND c=? AND root=?",
+                (tree.puzzle, tree.n, tree.c, tree.root),
+            ).fetchone()
+        except sqlite3.DatabaseError as e:  # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e}); run `wsdb verify`") from None
         return None if row is None else dict(zip(_BUILD_COLUMNS, row))
 
@@ -75,7 +95,7 @@ class Reader:
         """Depth and parent of each key: (found, depth, parents (S, W))."""
         try:
             return fetch_keys(self.conn, tree, layout, keys)
-        except sqlite3.DatabaseError as e:   # a table dropped or broken under a current schema
+        except sqlite3.DatabaseError as e:  # a table dropped or broken under a current schema
             raise DamagedError(f"cannot read the class rows ({e})") from None
 
 
@@ -116,13 +136,19 @@ def fetch_keys(conn: sqlite3.Connection, tree: TreeKey, layout, keys: np.ndarray
     where = f"r.n = ? AND r.c = ? AND r.root = ? AND r.puzzle_id = {which}"
     rows: list = []
     if layout.sql_integer:
-        rows = conn.execute(f"SELECT r.rep, r.depth, r.parent FROM json_each(?) AS k CROSS JOIN class_rows AS r "
-                            f"ON {where} AND r.rep = k.value", (json.dumps(values), *args)).fetchall()
+        rows = conn.execute(
+            f"SELECT r.rep, r.depth, r.parent FROM json_each(?) AS k CROSS JOIN class_rows AS r "
+            f"ON {where} AND r.rep = k.value",
+            (json.dumps(values), *args),
+        ).fetchall()
     else:
         for i in range(0, len(values), CHUNK):
-            part = values[i:i + CHUNK]
-            rows += conn.execute(f"SELECT r.rep, r.depth, r.parent FROM class_rows AS r WHERE {where} AND "
-                                 f"r.rep IN ({','.join('?' * len(part))})", (*args, *part)).fetchall()
+            part = values[i : i + CHUNK]
+            rows += conn.execute(
+                f"SELECT r.rep, r.depth, r.parent FROM class_rows AS r WHERE {where} AND "
+                f"r.rep IN ({','.join('?' * len(part))})",
+                (*args, *part),
+            ).fetchall()
     return match_rows(layout, keys, rows)
 
 
@@ -144,16 +170,16 @@ def match_rows(layout, keys: np.ndarray, rows: list) -> tuple[np.ndarray, np.nda
     order = np.argsort(got, kind="stable")
     found, at = member(got[order], sortable(keys))
     at = order[at[found]]
-    depths = np.asarray(depths, dtype=np.int64)
-    depth[found] = depths[at]
-    inner = np.flatnonzero(found)[depths[at] > 0]
+    stored = np.asarray(depths, dtype=np.int64)
+    depth[found] = stored[at]
+    inner = np.flatnonzero(found)[stored[at] > 0]
     if inner.size:
-        has = depths > 0
+        has = stored > 0
         wanted = [(rep, p) for rep, p, h in zip(reps, pars, has) if h]
         check_parents(layout, wanted)
         parent_keys = np.zeros((len(rows), layout.words), np.uint64)
         parent_keys[has] = layout.from_sql([p for _, p in wanted])
-        parents[inner] = parent_keys[at[depths[at] > 0]]
+        parents[inner] = parent_keys[at[stored[at] > 0]]
     return found, depth, parents
 
 
@@ -162,9 +188,12 @@ def check_parents(layout, rows: list) -> None:
     the key of a class (an INTEGER, or the bytes of a wide key), or the
     rows are damaged (:class:`~wsdb.errors.DamagedError`)."""
     for rep, p in rows:
-        if isinstance(p, bool) or not isinstance(p, (int, bytes, memoryview)) or \
-                (layout.sql_integer and not (isinstance(p, int) and 0 <= p < 1 << 63)) or \
-                (not isinstance(p, int) and len(p) > 8 * layout.words):
+        if (
+            isinstance(p, bool)
+            or not isinstance(p, (int, bytes, memoryview))
+            or (layout.sql_integer and not (isinstance(p, int) and 0 <= p < 1 << 63))
+            or (not isinstance(p, int) and len(p) > 8 * layout.words)
+        ):
             raise DamagedError(f"class {_shown(rep)} has parent {_shown(p)}: expected the key of a class")
 
 

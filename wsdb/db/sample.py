@@ -14,6 +14,7 @@ representative. Every state of a class is hit by the same number of group
 elements (the class's stabiliser), so every state drawn from is equally
 likely.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -40,28 +41,35 @@ class TreeSampler:
         tree = TreeKey.of(puzzle)
         build = store.require_build(tree)
         if depth is None and not build["complete"]:
-            raise NotBuiltError(f"the {puzzle.label} tree stops at depth {build['height']}: random states are "
-                            "drawn from a complete tree (build it without --max-depth)")
+            raise NotBuiltError(
+                f"the {puzzle.label} tree stops at depth {build['height']}: random states are "
+                "drawn from a complete tree (build it without --max-depth)"
+            )
         if depth is not None and not 0 <= depth <= build["height"]:
             if build["complete"]:
                 deepest = "its God number" if puzzle.roots else "its deepest level"
             else:
-                deepest = f"where it stops (`{describe(tree)[1]}{store.db_option} " \
-                          f"--max-depth {depth}` grows it)"
-            raise NotBuiltError(f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
-                            f"{build['height']}, {deepest}")
+                deepest = f"where it stops (`{describe(tree)[1]}{store.db_option} --max-depth {depth}` grows it)"
+            raise NotBuiltError(
+                f"no {puzzle.label} states at distance {depth} in the stored tree: expected 0 to "
+                f"{build['height']}, {deepest}"
+            )
         eng = puzzle_engine(puzzle)
-        classes = build["classes"] if depth is None else next(
-            (r["classes"] for r in store.level_rows(tree) if r["depth"] == depth), 0)
-        with step(f"reading the {puzzle.label} tree" + ("" if depth is None else f"'s level {depth}"),
-                  f"{classes:,} classes"):
+        classes = (
+            build["classes"]
+            if depth is None
+            else next((r["classes"] for r in store.level_rows(tree) if r["depth"] == depth), 0)
+        )
+        with step(
+            f"reading the {puzzle.label} tree" + ("" if depth is None else f"'s level {depth}"), f"{classes:,} classes"
+        ):
             if depth is None:
                 reps, _, _, orbits = store.load(tree, eng.layout)
             else:
                 reps, orbits = store.keys_and_orbits(tree, eng.layout, depth)
         self.puzzle, self.decode = puzzle, eng.decode
-        self.reps = reps                  # decoded only when drawn: a level may hold millions
-        self.ends = np.cumsum(orbits)     # class k holds states ends[k-1] .. ends[k]-1
+        self.reps = reps  # decoded only when drawn: a level may hold millions
+        self.ends = np.cumsum(orbits)  # class k holds states ends[k-1] .. ends[k]-1
         k = puzzle.interchangeable
         # each relabelling of colours 0..k-1 as a lookup table over every label
         perms = np.array(list(itertools.permutations(range(k))), np.uint8).reshape(-1, k)
@@ -78,10 +86,10 @@ class TreeSampler:
         successive draws from one Generator continue one stream."""
         maps = self.puzzle.maps
         # one number per state, so the stream does not depend on how draws are chunked
-        state, g = np.divmod(rng.integers(0, self.states * len(maps) * len(self.relabel), count),
-                             len(maps) * len(self.relabel))
+        state, g = np.divmod(
+            rng.integers(0, self.states * len(maps) * len(self.relabel), count), len(maps) * len(self.relabel)
+        )
         perm, geo = np.divmod(g, len(maps))
         picks = np.searchsorted(self.ends, state, side="right")
         moved = np.take_along_axis(self.decode(self.reps[picks]), maps[geo], axis=1)
         return np.take_along_axis(self.relabel[perm], moved.astype(np.intp), axis=1)
-

@@ -26,6 +26,7 @@ these tables describe the same one. The tables are a public interface
 ``rep`` and ``parent`` hold the key of :mod:`wsdb.engine.keys`: an INTEGER
 where it fits 63 bits, else its big-endian bytes.
 """
+
 from __future__ import annotations
 
 import sqlalchemy as sa
@@ -39,9 +40,11 @@ def _tree_columns(by_id: bool = False) -> list[sa.Column]:
     a puzzle's number (``puzzles``) takes no bytes in a Wrapslide row where
     its name would take ten, and after (n, c, root) it leaves queries that
     name those on the key's prefix (migration 0004)."""
-    tree = [sa.Column("n", sa.Integer, primary_key=True),
-            sa.Column("c", sa.Integer, primary_key=True),
-            sa.Column("root", sa.Text, primary_key=True, server_default="all")]
+    tree: list[sa.Column] = [
+        sa.Column("n", sa.Integer, primary_key=True),
+        sa.Column("c", sa.Integer, primary_key=True),
+        sa.Column("root", sa.Text, primary_key=True, server_default="all"),
+    ]
     if by_id:
         return tree + [sa.Column("puzzle_id", sa.Integer, primary_key=True, server_default="0")]
     return [sa.Column("puzzle", sa.Text, primary_key=True, server_default=WRAPSLIDE)] + tree
@@ -74,7 +77,9 @@ Count = sa.Integer().with_variant(sa.BigInteger(), "postgresql")
 
 metadata = sa.MetaData()
 builds = sa.Table(
-    "builds", metadata, *_tree_columns(),
+    "builds",
+    metadata,
+    *_tree_columns(),
     sa.Column("complete", sa.Boolean, nullable=False),
     sa.Column("max_depth", sa.Integer),
     sa.Column("height", sa.Integer, nullable=False),
@@ -86,17 +91,21 @@ builds = sa.Table(
     sa.Column("built_at", sa.Text, nullable=False),
     sa.Column("status", sa.Text, nullable=False, server_default="done"),
     sa.Column("builder", sa.Text),
-    sa.Column("symbols", sa.Text),   # other puzzles: how labels 0..c-1 are written
-    sa.Column("levels", sa.Text),    # Parquet levels holding the classes (migration 0006); NULL: class rows
+    sa.Column("symbols", sa.Text),  # other puzzles: how labels 0..c-1 are written
+    sa.Column("levels", sa.Text),  # Parquet levels holding the classes (migration 0006); NULL: class rows
 )
 levels = sa.Table(
-    "levels", metadata, *_tree_columns(),
+    "levels",
+    metadata,
+    *_tree_columns(),
     sa.Column("depth", sa.Integer, primary_key=True),
     sa.Column("classes", Count, nullable=False),
     sa.Column("states", Count, nullable=False),
 )
 class_rows = sa.Table(
-    "class_rows", metadata, *_tree_columns(by_id=True),
+    "class_rows",
+    metadata,
+    *_tree_columns(by_id=True),
     sa.Column("rep", Key, primary_key=True),
     sa.Column("depth", sa.Integer, nullable=False),
     sa.Column("parent", Key),
@@ -106,20 +115,22 @@ class_rows = sa.Table(
 
 #: The puzzles whose trees a database holds, numbered; 0 is Wrapslide.
 puzzles = sa.Table(
-    "puzzles", metadata,
+    "puzzles",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("name", sa.Text, nullable=False, unique=True),
 )
 
 solve_runs = sa.Table(
-    "solve_runs", metadata,
+    "solve_runs",
+    metadata,
     sa.Column("run_id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("c", sa.Integer, nullable=False),
     sa.Column("method", sa.Text, nullable=False),
-    sa.Column("params", sa.Text, nullable=False),          # JSON: time limit and the method's settings
+    sa.Column("params", sa.Text, nullable=False),  # JSON: time limit and the method's settings
     sa.Column("seed", Count, nullable=False),
-    sa.Column("count", sa.Integer, nullable=False),        # states asked for
+    sa.Column("count", sa.Integer, nullable=False),  # states asked for
     sa.Column("version", sa.Text, nullable=False),
     sa.Column("host", sa.Text, nullable=False),
     sa.Column("processor", sa.Text, nullable=False),
@@ -127,51 +138,54 @@ solve_runs = sa.Table(
     sa.Column("memory_bytes", Count, nullable=False),
     sa.Column("started_at", sa.Text, nullable=False),
     sa.Column("finished_at", sa.Text),
-    sa.Column("status", sa.Text, nullable=False),          # running, done, interrupted
-    sa.Column("runner", sa.Text),                          # host:pid of the run's process (migration 0005)
+    sa.Column("status", sa.Text, nullable=False),  # running, done, interrupted
+    sa.Column("runner", sa.Text),  # host:pid of the run's process (migration 0005)
 )
 solves = sa.Table(
-    "solves", metadata,
+    "solves",
+    metadata,
     sa.Column("run_id", sa.Integer, sa.ForeignKey("solve_runs.run_id", ondelete="CASCADE"), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),        # position in the run's random draw
+    sa.Column("idx", sa.Integer, primary_key=True),  # position in the run's random draw
     sa.Column("state", sa.Text, nullable=False),
     sa.Column("length", sa.Integer, nullable=False),
     sa.Column("lower_bound", sa.Integer, nullable=False),
-    sa.Column("optimal", sa.Boolean, nullable=False),     # proven: length == lower_bound
-    sa.Column("exact", sa.Integer),                        # the distance, where known
+    sa.Column("optimal", sa.Boolean, nullable=False),  # proven: length == lower_bound
+    sa.Column("exact", sa.Integer),  # the distance, where known
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("timed_out", sa.Boolean, nullable=False),
-    sa.Column("solved_by", sa.Text, nullable=False),       # what produced the sequence
+    sa.Column("solved_by", sa.Text, nullable=False),  # what produced the sequence
     sa.Column("moves", sa.Text, nullable=False),
 )
 
 bounds = sa.Table(
-    "bounds", metadata,
+    "bounds",
+    metadata,
     sa.Column("bound_id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("c", sa.Integer, nullable=False),
-    sa.Column("kind", sa.Text, nullable=False),            # lower, upper
+    sa.Column("kind", sa.Text, nullable=False),  # lower, upper
     sa.Column("value", sa.Integer, nullable=False),
-    sa.Column("witness", sa.Text, nullable=False),         # JSON: the state, or the phases
-    sa.Column("method", sa.Text, nullable=False),          # tree, optimal, counting, phases
+    sa.Column("witness", sa.Text, nullable=False),  # JSON: the state, or the phases
+    sa.Column("method", sa.Text, nullable=False),  # tree, optimal, counting, phases
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("proven_at", sa.Text, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
-    sa.Column("command", sa.Text, nullable=False),         # the command that proves it again
+    sa.Column("command", sa.Text, nullable=False),  # the command that proves it again
     sa.CheckConstraint("kind in ('lower', 'upper')", name="bounds_kind"),
 )
 
 #: A long proof's progress (`wsdb bounds prove --at-least`), so that it resumes (migration 0009)
 proof_shares = sa.Table(
-    "proof_shares", metadata,
+    "proof_shares",
+    metadata,
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("c", sa.Integer, nullable=False),
     sa.Column("state", sa.Text, primary_key=True),
-    sa.Column("scheme", sa.Text, primary_key=True),      # the split depth, streams and pruning tables
+    sa.Column("scheme", sa.Text, primary_key=True),  # the split depth, streams and pruning tables
     sa.Column("bound", sa.Integer, primary_key=True),
-    sa.Column("shares", sa.Integer, primary_key=True),   # how many the bound is cut into
+    sa.Column("shares", sa.Integer, primary_key=True),  # how many the bound is cut into
     sa.Column("share", sa.Integer, primary_key=True),
-    sa.Column("answer", sa.Text),                        # JSON: path, meet, rest; NULL: none in this share
+    sa.Column("answer", sa.Text),  # JSON: path, meet, rest; NULL: none in this share
     sa.Column("next_bound", sa.Integer, nullable=False),
     sa.Column("nodes", sa.Float, nullable=False),
     sa.Column("seconds", sa.Float, nullable=False),
@@ -181,14 +195,15 @@ proof_shares = sa.Table(
 
 #: A long moves-off check's progress (`wsdb bounds compute --merge --off`), so that it resumes (migration 0010)
 check_slices = sa.Table(
-    "check_slices", metadata,
+    "check_slices",
+    metadata,
     sa.Column("n", sa.Integer, primary_key=True),
     sa.Column("c", sa.Integer, primary_key=True),
-    sa.Column("merge", sa.Text, primary_key=True),       # the colours merged, as given
-    sa.Column("level", sa.Integer, primary_key=True),    # of the merged grid
+    sa.Column("merge", sa.Text, primary_key=True),  # the colours merged, as given
+    sa.Column("level", sa.Integer, primary_key=True),  # of the merged grid
     sa.Column("at_most", sa.Integer, primary_key=True),  # from solved, where a path must finish
-    sa.Column("scheme", sa.Text, primary_key=True),      # the paths tried and the states checked
-    sa.Column("slices", sa.Integer, primary_key=True),   # how many the states are cut into
+    sa.Column("scheme", sa.Text, primary_key=True),  # the paths tried and the states checked
+    sa.Column("slices", sa.Integer, primary_key=True),  # how many the states are cut into
     sa.Column("slice", sa.Integer, primary_key=True),
     sa.Column("states", sa.Integer, nullable=False),
     sa.Column("unavoidable", sa.BigInteger, nullable=False),
@@ -200,11 +215,12 @@ check_slices = sa.Table(
 
 #: The liftings a moves-off check solved one by one, so that it resumes (migration 0011)
 check_solutions = sa.Table(
-    "check_solutions", metadata,
-    sa.Column("state", sa.Text, primary_key=True),       # the lifting, as `wsdb solve` reads it
+    "check_solutions",
+    metadata,
+    sa.Column("state", sa.Text, primary_key=True),  # the lifting, as `wsdb solve` reads it
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("c", sa.Integer, nullable=False),
-    sa.Column("moves", sa.Text, nullable=False),         # as `wsdb solve` prints them
+    sa.Column("moves", sa.Text, nullable=False),  # as `wsdb solve` prints them
     sa.Column("length", sa.Integer, nullable=False),
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("solved_at", sa.Text, nullable=False),
@@ -215,7 +231,9 @@ check_solutions = sa.Table(
 #: (:mod:`wsdb.db.grid_sql`); created by the migrations, queried through this.
 views = sa.MetaData()
 classes = sa.Table(
-    "classes", views, *_tree_columns(),
+    "classes",
+    views,
+    *_tree_columns(),
     sa.Column("rep", Key, primary_key=True),
     sa.Column("grid", sa.Text),
     sa.Column("depth", sa.Integer),

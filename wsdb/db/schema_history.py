@@ -7,6 +7,7 @@ before its users' wsdb is updated, say).
 The migrations are Alembic's, in ``wsdb/db/migrations/versions``, one file
 a revision, numbered 0001, 0002, ... in order.
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -30,8 +31,15 @@ def _scripts():
 
 def history() -> list[dict]:
     """Every migration, oldest first: revision, the one before, what it does."""
-    out = [dict(revision=s.revision, down_revision=s.down_revision, message=_first_sentence(s.doc or ""),
-                head=s.revision == HEAD) for s in _scripts().walk_revisions()]
+    out = [
+        dict(
+            revision=s.revision,
+            down_revision=s.down_revision,
+            message=_first_sentence(s.doc or ""),
+            head=s.revision == HEAD,
+        )
+        for s in _scripts().walk_revisions()
+    ]
     return out[::-1]
 
 
@@ -47,20 +55,29 @@ def current(db=None) -> dict:
     from .store import Store, check_file
 
     where = resolve(db)
-    if where.missing:   # the store's one-line refusal
+    if where.missing:  # the store's one-line refusal
         Store.open(db)
     check_file(where)
     try:
         with engine(where, False).connect() as conn:
             names = set(sa.inspect(conn).get_table_names())
-            rev = conn.execute(sa.text("select version_num from alembic_version")).scalar() \
-                if "alembic_version" in names else None
+            rev = (
+                conn.execute(sa.text("select version_num from alembic_version")).scalar()
+                if "alembic_version" in names
+                else None
+            )
     except sa.exc.DBAPIError as e:
         raise StorageError(f"{where.label} cannot be read ({e.orig}): expected a wsdb database") from None
     order = [m["revision"] for m in history()]
-    pending = order[order.index(rev) + 1:] if rev in order else (order if rev is None else [])
-    return dict(database=where.label, revision=rev, head=HEAD, up_to_date=rev == HEAD, known=rev is None or rev in order,
-                pending=pending)
+    pending = order[order.index(rev) + 1 :] if rev in order else (order if rev is None else [])
+    return dict(
+        database=where.label,
+        revision=rev,
+        head=HEAD,
+        up_to_date=rev == HEAD,
+        known=rev is None or rev in order,
+        pending=pending,
+    )
 
 
 def upgrade(db=None) -> dict:
@@ -68,5 +85,5 @@ def upgrade(db=None) -> dict:
     from .store import Store
 
     before = current(db)
-    Store.open(db, write=True).close()   # a writable open migrates to the head
+    Store.open(db, write=True).close()  # a writable open migrates to the head
     return dict(before=before["revision"], after=current(db)["revision"], applied=before["pending"])

@@ -1,6 +1,7 @@
 """Whether a stored build can be used: who is building it, and the one-line
 messages for builds that are missing or unfinished. Shared by the
 SQLAlchemy store and the light reader; plain Python, no SQL."""
+
 from __future__ import annotations
 
 import os
@@ -12,6 +13,7 @@ from ..puzzle.tree_key import TreeKey
 def _host() -> str:
     # socket costs 4 ms of start-up; only the build-status paths need it.
     import socket
+
     return socket.gethostname()
 
 
@@ -43,8 +45,10 @@ def unfinished(row: dict, db_option: str = "") -> str:
     what, command = describe(TreeKey.from_row(row))
     command += db_option
     if row["builder"] and builder_alive(row["builder"]) and row["builder"] != this_builder():
-        return (f"the {what} build is still running (levels 0-{row['height']} done, by "
-                f"{row['builder']}): try again when it has finished")
+        return (
+            f"the {what} build is still running (levels 0-{row['height']} done, by "
+            f"{row['builder']}): try again when it has finished"
+        )
     return f"the {what} build was interrupted at depth {row['height']}: run `{command}` to resume it"
 
 
@@ -52,7 +56,7 @@ def no_build(label: str, tree: TreeKey, db_option: str = "") -> str:
     """One line saying that a database holds no build of ``tree``."""
     what, command = describe(tree)
     command += db_option
-    hint = "" if stored_puzzle(tree).ranked_only else " (add --max-depth D for big grids)"   # built whole
+    hint = "" if stored_puzzle(tree).ranked_only else " (add --max-depth D for big grids)"  # built whole
     return f"{label} has no {what} database: run `{command}` first{hint}"
 
 
@@ -70,6 +74,7 @@ def required(row: dict | None, label: str, tree: TreeKey, db_option: str = "") -
     """The build row if it exists and is finished; else a one-line error."""
     from ..errors import NotBuiltError
 
-    if finished(row, label, db_option) is None:
+    done = finished(row, label, db_option)
+    if done is None:
         raise NotBuiltError(no_build(label, tree, db_option))
-    return row
+    return done

@@ -4,6 +4,7 @@ query wsdb makes through SQLAlchemy. The tables are in :mod:`wsdb.db.schema`
 database is used), how a connection is opened and what a failed write
 says in :mod:`wsdb.db.connection`. A lookup's two queries on a SQLite
 file are in :mod:`wsdb.db.reader`, without SQLAlchemy."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -24,8 +25,20 @@ from .connection import Writing, check_writable, engine, for_writes, revisions
 from .location import Location, resolve
 from .migrations import HEAD
 from .reader import BUSY_MS, CHUNK, check_parents, fetch_keys, match_rows
-from .schema import (WRAPSLIDE, bounds, builds, check_slices, check_solutions, class_rows, classes, levels,
-                     proof_shares, puzzles, solve_runs, solves)
+from .schema import (
+    WRAPSLIDE,
+    bounds,
+    builds,
+    check_slices,
+    check_solutions,
+    class_rows,
+    classes,
+    levels,
+    proof_shares,
+    puzzles,
+    solve_runs,
+    solves,
+)
 from .status import builder_alive, finished, required
 
 
@@ -64,11 +77,16 @@ class Store:
         anything, and brings an older schema up to date."""
         where = resolve(db)
         if where.missing:
+            assert where.path is not None  # only a file can be missing
             if not create:
-                raise MissingDatabaseError(f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
-                                "or point --db / WSDB_DB at an existing one")
-            if where.explicit and not where.path.parent.is_dir():   # only the default db/ folder is made
-                raise MissingDatabaseError(f"cannot create {where.label}: the folder {where.path.parent} does not exist")
+                raise MissingDatabaseError(
+                    f"no database at {where.label}: build one with `wsdb build --n N --c C`, "
+                    "or point --db / WSDB_DB at an existing one"
+                )
+            if where.explicit and not where.path.parent.is_dir():  # only the default db/ folder is made
+                raise MissingDatabaseError(
+                    f"cannot create {where.label}: the folder {where.path.parent} does not exist"
+                )
             try:
                 where.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -77,7 +95,7 @@ class Store:
         write = write or create
         if write and where.path is not None:
             check_writable(where)
-        if where.missing or where.path is None:   # a new file (or memory): make the schema
+        if where.missing or where.path is None:  # a new file (or memory): make the schema
             store = cls(engine(where, True), where, True)
             store._check_schema(create)
             store.interrupt_dead_runs()
@@ -118,8 +136,9 @@ class Store:
             try:
                 with self.sql.connect() as conn:
                     names = set(sa.inspect(conn).get_table_names())
-                    return names, conn.execute(sa.text("select version_num from alembic_version")).scalar() \
-                        if "alembic_version" in names else None
+                    return names, conn.execute(
+                        sa.text("select version_num from alembic_version")
+                    ).scalar() if "alembic_version" in names else None
             except exc.OperationalError as e:
                 if "locked" not in str(e.orig) or time.monotonic() > deadline:
                     raise
@@ -130,30 +149,37 @@ class Store:
             names, rev = self._schema_revision()
         except exc.OperationalError as e:
             if "locked" in str(e.orig):
-                raise StorageError(f"{self.label} is locked by another process: try again when it has "
-                                "finished") from None
+                raise StorageError(
+                    f"{self.label} is locked by another process: try again when it has finished"
+                ) from None
             raise StorageError(f"{self.label} cannot be read ({e.orig}): expected a wsdb database") from None
         except exc.DatabaseError as e:
             raise StorageError(f"{self.label} is not a SQLite database ({e.orig}): expected a wsdb database") from None
         if rev == HEAD:
             return
         if rev is None and names:
-            raise StorageError(f"{self.label} is not a wsdb database (it has tables {', '.join(sorted(names))} "
-                            "but no wsdb schema): expected a database made by `wsdb build`")
+            raise StorageError(
+                f"{self.label} is not a wsdb database (it has tables {', '.join(sorted(names))} "
+                "but no wsdb schema): expected a database made by `wsdb build`"
+            )
         if rev is None and not create:
             raise StorageError(f"{self.label} holds no wsdb tables: build one with `wsdb build --n N --c C`")
         if rev is not None and rev not in revisions():
-            raise StorageError(f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
-                            f"up to {HEAD}): upgrade wsdb to read it")
+            raise StorageError(
+                f"{self.label} was made by a newer wsdb (schema revision {rev}; this wsdb knows "
+                f"up to {HEAD}): upgrade wsdb to read it"
+            )
         if self.writable:
             self.migrate()
             self.checkpoint()
             return
-        try:   # an older schema: upgrade it once, through a writable connection
+        try:  # an older schema: upgrade it once, through a writable connection
             Store(engine(self.where, True), self.where, True).migrate()
         except WsdbError as e:
-            raise StorageError(f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
-                            f"here ({e}): open it once where it is writable") from None
+            raise StorageError(
+                f"{self.label} has an older schema (revision {rev}) that cannot be upgraded "
+                f"here ({e}): open it once where it is writable"
+            ) from None
 
     def migrate(self) -> None:
         """Apply the Alembic migrations up to head."""
@@ -164,12 +190,13 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(resources.files("wsdb.db.migrations")))
         try:
-            with for_writes(self.sql).begin() as conn:   # one transaction for the whole upgrade
+            with for_writes(self.sql).begin() as conn:  # one transaction for the whole upgrade
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except CommandError as e:
-            raise StorageError(f"{self.label}: cannot migrate its schema ({e}); expected a database "
-                            "made by this or an older wsdb") from None
+            raise StorageError(
+                f"{self.label}: cannot migrate its schema ({e}); expected a database made by this or an older wsdb"
+            ) from None
         except exc.OperationalError as e:
             raise StorageError(f"{self.label}: cannot migrate its schema ({e.orig})") from None
 
@@ -178,8 +205,11 @@ class Store:
     def build_rows(self) -> list[dict]:
         """Every stored build."""
         with self.sql.connect() as conn:
-            rows = conn.execute(sa.select(builds).order_by(builds.c.puzzle != WRAPSLIDE, builds.c.puzzle, builds.c.n,
-                                                           builds.c.c, builds.c.root))
+            rows = conn.execute(
+                sa.select(builds).order_by(
+                    builds.c.puzzle != WRAPSLIDE, builds.c.puzzle, builds.c.n, builds.c.c, builds.c.root
+                )
+            )
             return [dict(r._mapping) for r in rows]
 
     def build_row(self, tree: TreeKey) -> dict | None:
@@ -187,7 +217,7 @@ class Store:
         try:
             with self.sql.connect() as conn:
                 row = conn.execute(sa.select(builds).where(*_tree_is(builds, tree))).first()
-        except exc.DatabaseError as e:   # a table dropped or broken under a current schema
+        except exc.DatabaseError as e:  # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e.orig}); run `wsdb verify`") from None
         return dict(row._mapping) if row else None
 
@@ -204,8 +234,11 @@ class Store:
     def level_rows(self, tree: TreeKey) -> list[dict]:
         """Per-depth class and state counts as stored."""
         with self.sql.connect() as conn:
-            rows = conn.execute(sa.select(levels.c.depth, levels.c.classes, levels.c.states)
-                                .where(*_tree_is(levels, tree)).order_by(levels.c.depth))
+            rows = conn.execute(
+                sa.select(levels.c.depth, levels.c.classes, levels.c.states)
+                .where(*_tree_is(levels, tree))
+                .order_by(levels.c.depth)
+            )
             return [dict(r._mapping) for r in rows]
 
     def begin_tree(self, build: dict, level_row: dict, columns: Iterable[tuple]) -> None:
@@ -214,8 +247,8 @@ class Store:
         ``columns`` as for :meth:`add_level`."""
         tree = TreeKey.from_row(build)
         with self._write() as conn:
-            pid = _puzzle_id(conn, tree.puzzle, register=True)
-            if conn.dialect.name == "postgresql":   # the tree's own table, new and without a key
+            pid = _registered_id(conn, tree.puzzle)
+            if conn.dialect.name == "postgresql":  # the tree's own table, new and without a key
                 tree_tables.create_tree_table(conn, tree, pid)
             else:
                 conn.execute(class_rows.delete().where(*_tree_is(class_rows, tree)))
@@ -277,13 +310,17 @@ class Store:
         """Mark 'interrupted' the runs still 'running' whose process is gone
         (killed with kill -9: it could not say so itself); how many."""
         with self.sql.connect() as conn:
-            running = conn.execute(sa.select(solve_runs.c.run_id, solve_runs.c.runner)
-                                   .where(solve_runs.c.status == "running")).all()
+            running = conn.execute(
+                sa.select(solve_runs.c.run_id, solve_runs.c.runner).where(solve_runs.c.status == "running")
+            ).all()
         dead = [run_id for run_id, runner in running if runner is not None and not builder_alive(runner)]
         if dead:
             with self._write() as conn:
-                conn.execute(solve_runs.update().where(solve_runs.c.run_id.in_(dead), solve_runs.c.status == "running")
-                             .values(status="interrupted"))
+                conn.execute(
+                    solve_runs.update()
+                    .where(solve_runs.c.run_id.in_(dead), solve_runs.c.status == "running")
+                    .values(status="interrupted")
+                )
         return len(dead)
 
     def start_run(self, row: dict) -> int:
@@ -299,8 +336,9 @@ class Store:
     def end_run(self, run_id: int, status: str, finished_at: str) -> None:
         """Mark a run done or interrupted."""
         with self._write() as conn:
-            conn.execute(solve_runs.update().where(solve_runs.c.run_id == run_id)
-                         .values(status=status, finished_at=finished_at))
+            conn.execute(
+                solve_runs.update().where(solve_runs.c.run_id == run_id).values(status=status, finished_at=finished_at)
+            )
 
     def run_rows(self) -> list[dict]:
         """Every solver run, oldest first."""
@@ -341,8 +379,7 @@ class Store:
     def share_rows(self, state: str, scheme: str) -> list[dict]:
         """The shares of ``state``'s bounds searched under ``scheme``, by bound and share."""
         t = proof_shares
-        stmt = (sa.select(t).where(t.c.state == state, t.c.scheme == scheme)
-                .order_by(t.c.bound, t.c.shares, t.c.share))
+        stmt = sa.select(t).where(t.c.state == state, t.c.scheme == scheme).order_by(t.c.bound, t.c.shares, t.c.share)
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
@@ -352,13 +389,24 @@ class Store:
         seconds and nodes, and when the last was searched; by grid, state,
         scheme and bound."""
         t = proof_shares
-        stmt = (sa.select(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares,
-                          sa.func.count().label("done"), sa.func.count(t.c.answer).label("answered"),
-                          sa.func.min(t.c.next_bound).label("next_bound"),
-                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.sum(t.c.nodes).label("nodes"),
-                          sa.func.max(t.c.searched_at).label("last"))
-                .group_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares)
-                .order_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares))
+        stmt = (
+            sa.select(
+                t.c.n,
+                t.c.c,
+                t.c.state,
+                t.c.scheme,
+                t.c.bound,
+                t.c.shares,
+                sa.func.count().label("done"),
+                sa.func.count(t.c.answer).label("answered"),
+                sa.func.min(t.c.next_bound).label("next_bound"),
+                sa.func.sum(t.c.seconds).label("seconds"),
+                sa.func.sum(t.c.nodes).label("nodes"),
+                sa.func.max(t.c.searched_at).label("last"),
+            )
+            .group_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares)
+            .order_by(t.c.n, t.c.c, t.c.state, t.c.scheme, t.c.bound, t.c.shares)
+        )
         return self._of_grid(stmt, t, n, c)
 
     def add_share(self, row: dict) -> None:
@@ -376,8 +424,10 @@ class Store:
             with self.sql.connect() as conn:
                 old = conn.execute(sa.select(t.c.answer).where(*key)).one()
             if (old.answer is None) != (row["answer"] is None):
-                raise DamagedError(f"{self.label}: share {row['share']} of {row['shares']} of bound {row['bound']} "
-                                   f"for {row['state']} is stored with another result than its search gives now")
+                raise DamagedError(
+                    f"{self.label}: share {row['share']} of {row['shares']} of bound {row['bound']} "
+                    f"for {row['state']} is stored with another result than its search gives now"
+                ) from None
 
     # ---- a long moves-off check's slices (wsdb bounds compute --merge --off) ----------------------
 
@@ -398,11 +448,19 @@ class Store:
         last was checked; by grid, merge, level and distance."""
         t = check_slices
         cols = [t.c[k] for k in self._CHECK]
-        stmt = (sa.select(*cols, sa.func.count().label("done"), sa.func.sum(t.c.states).label("states"),
-                          sa.func.sum(t.c.unavoidable).label("unavoidable"),
-                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.checked_at).label("last"))
-                .group_by(*cols).order_by(t.c.n, t.c.c, t.c.merge, t.c.level.desc(), t.c.at_most))
-        each: dict[tuple, list[float]] = {}   # a median in Python: SQLite has no median
+        stmt = (
+            sa.select(
+                *cols,
+                sa.func.count().label("done"),
+                sa.func.sum(t.c.states).label("states"),
+                sa.func.sum(t.c.unavoidable).label("unavoidable"),
+                sa.func.sum(t.c.seconds).label("seconds"),
+                sa.func.max(t.c.checked_at).label("last"),
+            )
+            .group_by(*cols)
+            .order_by(t.c.n, t.c.c, t.c.merge, t.c.level.desc(), t.c.at_most)
+        )
+        each: dict[tuple, list[float]] = {}  # a median in Python: SQLite has no median
         for r in self._of_grid(sa.select(*cols, t.c.seconds), t, n, c):
             each.setdefault(tuple(r[k] for k in self._CHECK), []).append(r["seconds"])
         rows = self._of_grid(stmt, t, n, c)
@@ -422,17 +480,19 @@ class Store:
             with self.sql.connect() as conn:
                 old = conn.execute(sa.select(t.c.unavoidable, t.c.still).where(*key)).one()
             if (old.unavoidable, bytes(old.still)) != (row["unavoidable"], row["still"]):
-                raise DamagedError(f"{self.label}: slice {row['slice']} of {row['slices']} of the check of level "
-                                   f"{row['level']} within {row['at_most']} is stored with another result than "
-                                   "the check gives now")
+                raise DamagedError(
+                    f"{self.label}: slice {row['slice']} of {row['slices']} of the check of level "
+                    f"{row['level']} within {row['at_most']} is stored with another result than "
+                    "the check gives now"
+                ) from None
 
     def check_solution_rows(self, states: list[str]) -> dict[str, dict]:
         """The kept solutions of those of ``states`` a moves-off check
         solved already, by state."""
         t, out = check_solutions, {}
         with self.sql.connect() as conn:
-            for at in range(0, len(states), 500):   # bound the parameters of one IN
-                stmt = sa.select(t).where(t.c.state.in_(states[at:at + 500]))
+            for at in range(0, len(states), 500):  # bound the parameters of one IN
+                stmt = sa.select(t).where(t.c.state.in_(states[at : at + 500]))
                 out.update({r.state: dict(r._mapping) for r in conn.execute(stmt)})
         return out
 
@@ -441,9 +501,18 @@ class Store:
         (solved), the longest solution, their seconds and when the last was
         solved; by grid."""
         t = check_solutions
-        stmt = (sa.select(t.c.n, t.c.c, sa.func.count().label("solved"), sa.func.max(t.c.length).label("longest"),
-                          sa.func.sum(t.c.seconds).label("seconds"), sa.func.max(t.c.solved_at).label("last"))
-                .group_by(t.c.n, t.c.c).order_by(t.c.n, t.c.c))
+        stmt = (
+            sa.select(
+                t.c.n,
+                t.c.c,
+                sa.func.count().label("solved"),
+                sa.func.max(t.c.length).label("longest"),
+                sa.func.sum(t.c.seconds).label("seconds"),
+                sa.func.max(t.c.solved_at).label("last"),
+            )
+            .group_by(t.c.n, t.c.c)
+            .order_by(t.c.n, t.c.c)
+        )
         return self._of_grid(stmt, t, n, c)
 
     def keep_check_solution(self, row: dict) -> None:
@@ -471,8 +540,7 @@ class Store:
             if pid is None:
                 return None
             name = tree_tables.tree_table(tree, pid)
-            return conn.execute(sa.text("SELECT pg_total_relation_size(to_regclass(:name))"),
-                                {"name": name}).scalar()
+            return conn.execute(sa.text("SELECT pg_total_relation_size(to_regclass(:name))"), {"name": name}).scalar()
 
     # ---- classes -----------------------------------------------------------
 
@@ -493,9 +561,12 @@ class Store:
         pq = self.parquet(tree)
         if pq is not None:
             return pq.classes_at_depth(depth, limit)
-        stmt = (sa.select(classes.c.grid, classes.c.orbit_size)
-                .where(*_tree_is(classes, tree), classes.c.depth == depth)
-                .order_by(classes.c.rep).limit(limit))
+        stmt = (
+            sa.select(classes.c.grid, classes.c.orbit_size)
+            .where(*_tree_is(classes, tree), classes.c.depth == depth)
+            .order_by(classes.c.rep)
+            .limit(limit)
+        )
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
@@ -504,10 +575,16 @@ class Store:
         pq = self.parquet(tree)
         if pq is not None:
             return pq.orbit_profile()
-        stmt = (sa.select(class_rows.c.orbit_size, sa.func.count().label("classes"),
-                          sa.func.sum(class_rows.c.orbit_size).label("states"))
-                .where(*_tree_is(class_rows, tree))
-                .group_by(class_rows.c.orbit_size).order_by(class_rows.c.orbit_size))
+        stmt = (
+            sa.select(
+                class_rows.c.orbit_size,
+                sa.func.count().label("classes"),
+                sa.func.sum(class_rows.c.orbit_size).label("states"),
+            )
+            .where(*_tree_is(class_rows, tree))
+            .group_by(class_rows.c.orbit_size)
+            .order_by(class_rows.c.orbit_size)
+        )
         with self.sql.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt)]
 
@@ -519,8 +596,11 @@ class Store:
         if pq is not None:
             yield from pq.iter_classes(tree, chunk)
             return
-        stmt = (sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
-                .where(*_tree_is(class_rows, tree)).order_by(class_rows.c.rep))
+        stmt = (
+            sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
+            .where(*_tree_is(class_rows, tree))
+            .order_by(class_rows.c.rep)
+        )
         with self.sql.connect() as conn:
             result = conn.execution_options(yield_per=chunk).execute(stmt)
             for part in result.partitions():
@@ -536,14 +616,17 @@ class Store:
         try:
             with self.sql.connect() as conn:
                 if self.sql.dialect.name == "sqlite":
-                    return fetch_keys(conn.connection.driver_connection, tree, layout, keys)
+                    raw = conn.connection.driver_connection
+                    assert raw is not None  # an open connection has its sqlite3 one
+                    return fetch_keys(raw, tree, layout, keys)
                 values = list(dict.fromkeys(layout.to_sql(keys)))
                 rows = []
                 for i in range(0, len(values), CHUNK):
                     stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
-                        *_tree_is(class_rows, tree), class_rows.c.rep.in_(values[i:i + CHUNK]))
+                        *_tree_is(class_rows, tree), class_rows.c.rep.in_(values[i : i + CHUNK])
+                    )
                     rows += [tuple(r) for r in conn.execute(stmt)]
-        except (exc.DatabaseError, sqlite3.DatabaseError) as e:   # a table dropped or broken
+        except (exc.DatabaseError, sqlite3.DatabaseError) as e:  # a table dropped or broken
             raise DamagedError(f"cannot read the class rows ({getattr(e, 'orig', e)})") from None
         return match_rows(layout, keys, rows)
 
@@ -554,8 +637,11 @@ class Store:
             inspector = sa.inspect(conn)
             tables, views = set(inspector.get_table_names()), set(inspector.get_view_names())
         want = [("table", t) for t in ("builds", "levels", "class_rows", "puzzles", "solve_runs", "solves")]
-        return [f"{kind} {name}" for kind, name in want + [("view", "classes")]
-                if name not in (tables if kind == "table" else views)]
+        return [
+            f"{kind} {name}"
+            for kind, name in want + [("view", "classes")]
+            if name not in (tables if kind == "table" else views)
+        ]
 
     def mistyped(self, tree: TreeKey) -> str | None:
         """The first stored value of a tree whose type is not its column's
@@ -567,21 +653,37 @@ class Store:
         key = "n = :n and c = :c and root = :root"
         pid = "(select id from puzzles where name = :puzzle)"
         probes = [
-            ("builds", f"select 'builds', {{col}}, typeof({{col}}) from builds where {key} and puzzle = :puzzle",
-             {"complete": "integer", "height": "integer", "classes": "integer", "states": "integer",
-              "god_number": "integer null", "max_depth": "integer null"}),
-            ("levels", f"select depth, {{col}}, typeof({{col}}) from levels where {key} and puzzle = :puzzle",
-             {"depth": "integer", "classes": "integer", "states": "integer"}),
-            ("class_rows", f"select rep, {{col}}, typeof({{col}}) from class_rows where {key} and puzzle_id = {pid}",
-             {"rep": "integer blob", "depth": "integer", "parent": "integer blob null", "orbit_size": "integer"}),
+            (
+                "builds",
+                f"select 'builds', {{col}}, typeof({{col}}) from builds where {key} and puzzle = :puzzle",
+                {
+                    "complete": "integer",
+                    "height": "integer",
+                    "classes": "integer",
+                    "states": "integer",
+                    "god_number": "integer null",
+                    "max_depth": "integer null",
+                },
+            ),
+            (
+                "levels",
+                f"select depth, {{col}}, typeof({{col}}) from levels where {key} and puzzle = :puzzle",
+                {"depth": "integer", "classes": "integer", "states": "integer"},
+            ),
+            (
+                "class_rows",
+                f"select rep, {{col}}, typeof({{col}}) from class_rows where {key} and puzzle_id = {pid}",
+                {"rep": "integer blob", "depth": "integer", "parent": "integer blob null", "orbit_size": "integer"},
+            ),
         ]
         args = tree.row
         with self.sql.connect() as conn:
             for table, query, cols in probes:
                 for col, allowed in cols.items():
                     kinds = "', '".join(allowed.split())
-                    row = conn.execute(sa.text(query.format(col=col) + f" and typeof({col}) not in ('{kinds}') limit 1"),
-                                       args).first()
+                    row = conn.execute(
+                        sa.text(query.format(col=col) + f" and typeof({col}) not in ('{kinds}') limit 1"), args
+                    ).first()
                     if row is not None:
                         value = row[1] if not isinstance(row[1], bytes) else f"x'{row[1].hex()}'"
                         return f"{table}.{col} holds {value!r} ({row[2]}) at {row[0]}: expected {' or '.join(allowed.split())}"
@@ -593,8 +695,9 @@ class Store:
         pq = self.parquet(tree)
         if pq is not None:
             return pq.load(tree, depth)
-        stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size) \
-            .where(*_tree_is(class_rows, tree))
+        stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size).where(
+            *_tree_is(class_rows, tree)
+        )
         if depth is not None:
             stmt = stmt.where(class_rows.c.depth == depth)
         with self.sql.connect() as conn:
@@ -605,16 +708,15 @@ class Store:
         rep, dep, par, orb = zip(*rows)
         reps = layout.from_sql(rep)
         parents = np.zeros_like(reps)
-        dep = np.asarray(dep, np.int64)
-        if (dep > 0).any():
-            inner = [(r, p) for r, p, d in zip(rep, par, dep) if d > 0]
+        depths = np.asarray(dep, np.int64)
+        if (depths > 0).any():
+            inner = [(r, p) for r, p, d in zip(rep, par, depths) if d > 0]
             check_parents(layout, inner)
-            parents[dep > 0] = layout.from_sql([p for _, p in inner])
+            parents[depths > 0] = layout.from_sql([p for _, p in inner])
         order = np.lexsort(reps.T[::-1])
-        return reps[order], dep[order], parents[order], np.asarray(orb, np.int64)[order]
+        return reps[order], depths[order], parents[order], np.asarray(orb, np.int64)[order]
 
-    def keys_and_orbits(self, tree: TreeKey, layout, depth: int,
-                        chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
+    def keys_and_orbits(self, tree: TreeKey, layout, depth: int, chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
         """The classes at ``depth`` as (reps (S, W) sorted by key, orbit
         sizes), read in chunks and without parents: what drawing random
         states of one level needs (8.5 M classes of 6x6 three colours)."""
@@ -622,9 +724,10 @@ class Store:
         if pq is not None:
             reps, _, _, orbits = pq.load(tree, depth)
             return reps, orbits
-        stmt = (sa.select(class_rows.c.rep, class_rows.c.orbit_size)
-                .where(*_tree_is(class_rows, tree), class_rows.c.depth == depth))
-        return self._keys_with(stmt, layout, chunk, np.int64)   # in key order on any backend: a seed repeats
+        stmt = sa.select(class_rows.c.rep, class_rows.c.orbit_size).where(
+            *_tree_is(class_rows, tree), class_rows.c.depth == depth
+        )
+        return self._keys_with(stmt, layout, chunk, np.int64)  # in key order on any backend: a seed repeats
 
     def keys_and_depths(self, tree: TreeKey, layout, chunk: int = 500_000) -> tuple[np.ndarray, np.ndarray]:
         """Every stored class as (reps (S, W) sorted by key, depths int8),
@@ -649,10 +752,10 @@ class Store:
                 values.append(np.asarray(value, dtype))
         if not reps:
             return np.zeros((0, layout.words), np.uint64), np.zeros(0, dtype)
-        keys, value = np.concatenate(reps), np.concatenate(values)
+        keys, column = np.concatenate(reps), np.concatenate(values)
         del reps, values
         order = np.lexsort(keys.T[::-1])
-        return keys[order], value[order]
+        return keys[order], column[order]
 
 
 #: (device, inode) of the database files :func:`_sqlite_file` has accepted in this process
@@ -699,12 +802,22 @@ def _sqlite_file(path) -> bool:
 
 def _tree_is(table, tree: TreeKey):
     """The conditions that pick ``tree``'s rows of ``table``."""
-    if "puzzle_id" in table.c:   # class_rows: the puzzle by its number
-        which = table.c.puzzle_id == (0 if tree.puzzle == WRAPSLIDE else sa.select(puzzles.c.id).where(
-            puzzles.c.name == tree.puzzle).scalar_subquery())
+    if "puzzle_id" in table.c:  # class_rows: the puzzle by its number
+        which = table.c.puzzle_id == (
+            0
+            if tree.puzzle == WRAPSLIDE
+            else sa.select(puzzles.c.id).where(puzzles.c.name == tree.puzzle).scalar_subquery()
+        )
     else:
         which = table.c.puzzle == tree.puzzle
     return which, table.c.n == tree.n, table.c.c == tree.c, table.c.root == tree.root
+
+
+def _registered_id(conn, puzzle: str) -> int:
+    """The number of ``puzzle`` in ``puzzles``, given it if the database lacks it."""
+    pid = _puzzle_id(conn, puzzle, register=True)
+    assert pid is not None
+    return pid
 
 
 def _puzzle_id(conn, puzzle: str, register: bool = False) -> int | None:
@@ -727,7 +840,7 @@ def _insert_classes(conn, tree: TreeKey, depth: int, columns: Iterable[tuple], p
     once per ``per`` rows: twice as fast as one row per step (4.3 -> 2.0 us
     a row on SQLite), and the B-tree insert is then most of what is left."""
     n, c, root = tree.n, tree.c, tree.root
-    pid = int(_puzzle_id(conn, tree.puzzle))
+    pid = _registered_id(conn, tree.puzzle)  # the caller made its build row, so it is registered
     if conn.dialect.name == "postgresql":
         _copy_classes(conn, tree, pid, depth, columns)
         return
@@ -737,8 +850,9 @@ def _insert_classes(conn, tree: TreeKey, depth: int, columns: Iterable[tuple], p
     cursor = conn.connection.cursor()
     try:
         for reps, parents, orbits in columns:
-            one = (f"({int(n)},{int(c)},{lit_root},{pid},{mark},{int(depth)},"
-                   f"{'NULL' if parents is None else mark},{mark})")
+            one = (
+                f"({int(n)},{int(c)},{lit_root},{pid},{mark},{int(depth)},{'NULL' if parents is None else mark},{mark})"
+            )
             cols = [reps, orbits] if parents is None else [reps, parents, orbits]
             table = np.empty((len(reps), len(cols)), dtype=object if reps.dtype == object else np.int64)
             for j, col in enumerate(cols):
@@ -761,13 +875,15 @@ def _copy_classes(conn, tree: TreeKey, pid: int, depth: int, columns: Iterable[t
     holds."""
     n, c, root = tree.n, tree.c, tree.root
     text_root = root.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
-    text_root = text_root.replace("{", "{{").replace("}", "}}")   # the rows go through str.format
+    text_root = text_root.replace("{", "{{").replace("}", "}}")  # the rows go through str.format
     row = (f"{int(n)}\t{int(c)}\t{text_root}\t{pid}\t" + "{}\t" + f"{int(depth)}" + "\t{}\t{}\n").format
     cursor = conn.connection.cursor()
     try:
-        with cursor.copy(f"COPY {tree_tables.tree_table(tree, pid)} "
-                         "(n, c, root, puzzle_id, rep, depth, parent, orbit_size) FROM STDIN") as copy:
-            for reps, parents, orbits in columns:   # depth 0 has no parents: NULL, \N in COPY's text
+        with cursor.copy(
+            f"COPY {tree_tables.tree_table(tree, pid)} "
+            "(n, c, root, puzzle_id, rep, depth, parent, orbit_size) FROM STDIN"
+        ) as copy:
+            for reps, parents, orbits in columns:  # depth 0 has no parents: NULL, \N in COPY's text
                 parents = repeat("\\N", len(reps)) if parents is None else _numbers(parents)
                 copy.write("".join(map(row, _numbers(reps), parents, orbits.tolist())))
     finally:

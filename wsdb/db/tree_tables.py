@@ -15,6 +15,7 @@ PostgreSQL reads the one tree table and its key. A build taken deeper, or
 resumed, drops the key first (:func:`drop_key`) and makes it again at the
 end.
 """
+
 from __future__ import annotations
 
 import hashlib

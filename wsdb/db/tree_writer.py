@@ -11,14 +11,16 @@ On failure (an error, Ctrl-C, a killed process) the row stays 'building'
 under this process; the level being written is waited for, so it is in
 whole or not at all, and the next build of the tree resumes from the
 deepest level stored (:mod:`.status` says who holds a row)."""
+
 from __future__ import annotations
 
 import threading
 import time
 from datetime import datetime, timezone
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Literal
 
 from ..engine import Engine
+from ..engine.engines import SlidingEngine
 from ..engine.bfs import Counts, Level, Progress, Tree
 from ..errors import NotBuiltError
 from ..notices import step
@@ -33,11 +35,17 @@ class TreeWriter:
     Used as a context manager: leaving it waits for the level still being
     written (also on Ctrl-C) and re-raises its error, if any."""
 
-    def __init__(self, store: Store, tree: TreeKey, row: dict | None, symbols: str | None = None,
-                 progress: Progress | None = None):
+    def __init__(
+        self,
+        store: Store,
+        tree: TreeKey,
+        row: dict | None,
+        symbols: str | None = None,
+        progress: Progress | None = None,
+    ):
         self.store, self.tree, self.stored, self.symbols, self.progress = store, tree, row, symbols, progress
-        self.row: dict | None = None      # the row as this writer keeps it, once begun or resumed
-        self.earlier = 0.0                # seconds of the build before this process took it up
+        self.row: dict | None = None  # the row as this writer keeps it, once begun or resumed
+        self.earlier = 0.0  # seconds of the build before this process took it up
         self.t0 = time.perf_counter()
         self.pending: threading.Thread | None = None
         self.error: BaseException | None = None
@@ -45,15 +53,18 @@ class TreeWriter:
     # ---- claim --------------------------------------------------------------
 
     @classmethod
-    def claim(cls, db, tree: TreeKey, symbols: str | None = None,
-              progress: Progress | None = None) -> "TreeWriter":
+    def claim(cls, db, tree: TreeKey, symbols: str | None = None, progress: Progress | None = None) -> "TreeWriter":
         """The database (made if missing) and the tree's stored build row,
         if any (:attr:`stored`); a one-line error while another process
         builds it."""
         store = Store.open(db, create=True)
         row = store.build_row(tree)
-        if row is not None and row["status"] != "done" and builder_alive(row["builder"]) \
-                and row["builder"] != this_builder():
+        if (
+            row is not None
+            and row["status"] != "done"
+            and builder_alive(row["builder"])
+            and row["builder"] != this_builder()
+        ):
             raise NotBuiltError(f"{store.label}: {unfinished(row, store.db_option)}")
         return cls(store, tree, row, symbols, progress)
 
@@ -61,8 +72,12 @@ class TreeWriter:
         """Whether the stored build already is what is asked: done, and
         complete or at least ``max_depth`` deep (never with ``force``)."""
         row = self.stored
-        return row is not None and not force and row["status"] == "done" and (
-            row["complete"] or (max_depth is not None and row["height"] >= max_depth))
+        return (
+            row is not None
+            and not force
+            and row["status"] == "done"
+            and (row["complete"] or (max_depth is not None and row["height"] >= max_depth))
+        )
 
     def start_clock(self) -> None:
         """The build's own time counts from here (after the caller's
@@ -75,16 +90,30 @@ class TreeWriter:
 
     # ---- begin or resume ----------------------------------------------------
 
-    def begin(self, level: Level | Counts, max_depth: int | None, columns: Iterable[tuple] = (),
-              **extra) -> dict:
+    def begin(self, level: Level | Counts, max_depth: int | None, columns: Iterable[tuple] = (), **extra) -> dict:
         """Start the tree afresh with level 0 (whatever was stored goes):
         its class rows (``columns``, as :func:`class_columns` gives them),
         its ``levels`` row and a new build row ('building', by this process),
         in one transaction; ``extra`` adds build columns (``levels``)."""
-        self.row = dict(puzzle=self.tree.puzzle, n=self.tree.n, c=self.tree.c, root=self.tree.root,
-                        complete=False, max_depth=max_depth, height=0, god_number=None, classes=level.classes,
-                        states=level.states, seconds=0.0, version=current_version(), built_at=_now(),
-                        status="building", builder=this_builder(), symbols=self.symbols or None, **extra)
+        self.row = dict(
+            puzzle=self.tree.puzzle,
+            n=self.tree.n,
+            c=self.tree.c,
+            root=self.tree.root,
+            complete=False,
+            max_depth=max_depth,
+            height=0,
+            god_number=None,
+            classes=level.classes,
+            states=level.states,
+            seconds=0.0,
+            version=current_version(),
+            built_at=_now(),
+            status="building",
+            builder=this_builder(),
+            symbols=self.symbols or None,
+            **extra,
+        )
         self.store.begin_tree(self.row, self.level_row(level), columns)
         self._said(level)
         return self.row
@@ -93,21 +122,21 @@ class TreeWriter:
         """Take up the stored tree again (interrupted, or finished partial
         and asked deeper): the row is 'building' by this process, and on
         PostgreSQL its tree table's key goes until :meth:`finish`."""
-        self.row = dict(self.stored, status="building", builder=this_builder(), max_depth=max_depth)
-        self.earlier = self.row["seconds"]
-        self.store.grow_tree(self.tree, dict(status="building", builder=self.row["builder"], max_depth=max_depth))
-        return self.row
+        row = self.row = dict(self.stored_row(), status="building", builder=this_builder(), max_depth=max_depth)
+        self.earlier = row["seconds"]
+        self.store.grow_tree(self.tree, dict(status="building", builder=row["builder"], max_depth=max_depth))
+        return row
 
     def carry_on(self) -> None:
         """Go on with the stored row as it stands, unmarked (the Dask
         driver's resume: its levels follow the manifest, and each one it
         records marks the row as building again)."""
-        self.row = dict(self.stored)
-        self.earlier = self.row["seconds"]
+        row = self.row = dict(self.stored_row())
+        self.earlier = row["seconds"]
 
     # ---- levels -------------------------------------------------------------
 
-    def put(self, level: Level, eng: Engine) -> None:
+    def put(self, level: Level, eng: Engine | SlidingEngine) -> None:
         """Store one level of classes in a thread of its own, so the next
         level is computed while this one is written (the kernels release
         the GIL; SQLite's inserts mostly do too); waits first for the level
@@ -117,32 +146,41 @@ class TreeWriter:
         self.pending = threading.Thread(target=self._write, args=(level, eng, totals), daemon=True)
         self.pending.start()
 
-    def _write(self, level: Level, eng: Engine, totals: dict) -> None:
+    def _write(self, level: Level, eng: Engine | SlidingEngine, totals: dict) -> None:
         try:
             # a deep level's rows take a while (8.7 M classes of 6x6 three colours: 25 s): said, counted
             with step(f"writing depth {level.depth}", f"{level.classes:,} classes into {self.store.label}") as st:
-                self.store.add_level(self.tree, self.level_row(level), _counting(class_columns(level, eng), st,
-                                                                                   level.classes), totals)
+                self.store.add_level(
+                    self.tree, self.level_row(level), _counting(class_columns(level, eng), st, level.classes), totals
+                )
             self._said(level)
-        except BaseException as e:   # handed to the main thread by wait()
+        except BaseException as e:  # handed to the main thread by wait()
             self.error = e
 
     def record(self, level: Counts, max_depth: int | None) -> None:
         """Store one level's counts without class rows (they are Parquet
         levels), at once: begun with level 0, else counted in as building."""
-        if self.row is None:
-            raise RuntimeError("record() before begin()")
-        self.row.update(status="building", builder=this_builder(), max_depth=max_depth)
+        row = self._row()
+        row.update(status="building", builder=this_builder(), max_depth=max_depth)
         totals = self._count(level)
-        self.store.add_level(self.tree, self.level_row(level), [],
-                             dict(totals, status="building", builder=self.row["builder"], max_depth=max_depth))
+        self.store.add_level(
+            self.tree,
+            self.level_row(level),
+            [],
+            dict(totals, status="building", builder=row["builder"], max_depth=max_depth),
+        )
         self._said(level)
 
     def _count(self, level: Level | Counts) -> dict:
         """Count ``level`` into the build row; the totals to store with it."""
-        row = self.row
-        row.update(height=level.depth, classes=row["classes"] + level.classes, states=row["states"] + level.states,
-                   seconds=round(self.seconds(), 3), built_at=_now())
+        row = self._row()
+        row.update(
+            height=level.depth,
+            classes=row["classes"] + level.classes,
+            states=row["states"] + level.states,
+            seconds=round(self.seconds(), 3),
+            built_at=_now(),
+        )
         return {k: row[k] for k in ("height", "classes", "states", "seconds", "built_at")}
 
     def _said(self, level) -> None:
@@ -155,7 +193,7 @@ class TreeWriter:
 
     def update(self, values: dict) -> None:
         """Change the build row (and this writer's copy of it)."""
-        self.row.update(values)
+        self._row().update(values)
         self.store.update_build(self.tree, values)
 
     # ---- finish -------------------------------------------------------------
@@ -166,14 +204,32 @@ class TreeWriter:
         it; ``tree.seconds`` becomes this process's time."""
         self.wait()
         tree.seconds = time.perf_counter() - self.t0
-        row = self.row
-        row.update(status="done", builder=None, complete=tree.complete,
-                   god_number=row["height"] if tree.complete else None,
-                   seconds=round(self.earlier + tree.seconds, 3), built_at=_now())
-        self.store.finish_tree(self.tree, {k: row[k] for k in ("status", "builder", "complete", "god_number",
-                                                                "seconds", "built_at")})
-        self.store.checkpoint()   # the database file alone now holds the build
+        row = self._row()
+        row.update(
+            status="done",
+            builder=None,
+            complete=tree.complete,
+            god_number=row["height"] if tree.complete else None,
+            seconds=round(self.earlier + tree.seconds, 3),
+            built_at=_now(),
+        )
+        self.store.finish_tree(
+            self.tree, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds", "built_at")}
+        )
+        self.store.checkpoint()  # the database file alone now holds the build
         return row
+
+    def _row(self) -> dict:
+        """The row this writer keeps; an error before it has one."""
+        if self.row is None:
+            raise RuntimeError("the build row is not begun: begin(), resume() or carry_on() first")
+        return self.row
+
+    def stored_row(self) -> dict:
+        """The stored row taken up again; an error where there is none."""
+        if self.stored is None:
+            raise RuntimeError("no stored build to take up: begin() a new one")
+        return self.stored
 
     def wait(self) -> None:
         """Wait for the level being written; re-raise its error, if any."""
@@ -187,7 +243,7 @@ class TreeWriter:
     def __enter__(self) -> "TreeWriter":
         return self
 
-    def __exit__(self, kind, value, tb) -> bool:
+    def __exit__(self, kind, value, tb) -> Literal[False]:
         try:
             self.wait()
         except BaseException:
@@ -196,14 +252,14 @@ class TreeWriter:
         return False
 
 
-def class_columns(level: Level, eng: Engine, chunk: int = 1 << 16) -> Iterator[tuple]:
+def class_columns(level: Level, eng: Engine | SlidingEngine, chunk: int = 1 << 16) -> Iterator[tuple]:
     """The class rows of one level as columns, a chunk at a time: (rep,
     parent, orbit_size) arrays of SQL values, parent None at depth 0, so a
     level of millions never exists as Python objects at once."""
     layout = eng.layout
     for i in range(0, level.classes, chunk):
-        parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i:i + chunk])
-        yield layout.to_sql_array(level.reps[i:i + chunk]), parents, level.orbits[i:i + chunk]
+        parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i : i + chunk])
+        yield layout.to_sql_array(level.reps[i : i + chunk]), parents, level.orbits[i : i + chunk]
 
 
 def _counting(chunks: Iterable[tuple], st, total: int) -> Iterator[tuple]:

@@ -19,6 +19,7 @@ Together 2 and 3 make every stored depth the true distance (thesis §3.3: a
 breadth-first tree whose every class is one move from a class one level up,
 and none of whose classes has a neighbour more than one level down).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -143,8 +144,10 @@ def build_row_right(t: Stored) -> str | None:
         if b["god_number"] is not None:
             return f"the build row of a partial tree says God number {b['god_number']}; expected none"
         if b["max_depth"] != t.height:
-            return (f"the build row of a partial tree says max_depth {b['max_depth']}; a partial tree stops at "
-                    f"its limit, here depth {t.height}")
+            return (
+                f"the build row of a partial tree says max_depth {b['max_depth']}; a partial tree stops at "
+                f"its limit, here depth {t.height}"
+            )
     return None
 
 
@@ -160,8 +163,10 @@ def counts_match(t: Stored) -> str | None:
             return f"levels row for depth {d} says {stored.get(d)} (classes, states); the classes table has {got}"
     b = t.build
     if (b["classes"], b["states"], b["height"]) != (len(t.reps), int(t.orbits.sum()), t.height):
-        return (f"build row totals ({b['classes']} classes, {b['states']} states, height "
-                f"{b['height']}) differ from the classes table")
+        return (
+            f"build row totals ({b['classes']} classes, {b['states']} states, height "
+            f"{b['height']}) differ from the classes table"
+        )
     return None
 
 
@@ -209,15 +214,15 @@ def _verify(store: Store, eng, tree: TreeKey) -> Report:
     p = eng.puzzle
     n, c, root = tree.n, tree.c, tree.root
     missing = store.missing_objects()
-    if missing:   # no query below could be trusted
+    if missing:  # no query below could be trusted
         return Report(n, c, root, False, 0, 0, False, f"the database has no {missing[0]}: it was dropped", ())
     mistyped = store.mistyped(tree)
-    if mistyped:   # before anything reads the rows as numbers
+    if mistyped:  # before anything reads the rows as numbers
         return Report(n, c, root, False, 0, 0, False, mistyped, ())
     build = store.require_build(tree)
     with step(f"reading the {p.label} tree", f"{build['classes']:,} classes"):
         try:
-            if build.get("levels"):   # a tree kept as Parquet levels: every file checked as it is read
+            if build.get("levels"):  # a tree kept as Parquet levels: every file checked as it is read
                 from .levels import ParquetTree
 
                 arrays = ParquetTree(build["levels"]).load_all(tree)
@@ -242,7 +247,8 @@ def _verify(store: Store, eng, tree: TreeKey) -> Report:
         with step(f"checking: {what}"):
             problem = check(t)
         if problem:
-            return Report(n, c, root, False, len(t.reps), int(t.orbits.sum()), bool(build["complete"]),
-                          problem, tuple(done))
+            return Report(
+                n, c, root, False, len(t.reps), int(t.orbits.sum()), bool(build["complete"]), problem, tuple(done)
+            )
         done.append(what)
     return Report(n, c, root, True, len(t.reps), int(t.orbits.sum()), bool(build["complete"]), None, tuple(done))

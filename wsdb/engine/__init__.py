@@ -13,6 +13,7 @@ move, canonicalise and expand them in bulk. Imports only :mod:`wsdb.puzzle`.
 * :mod:`.subsets`  a two-colour state's index: its cells of one colour (+ :mod:`.subset_kernels`)
 * :mod:`.compiling` numba compiles announce themselves (:mod:`wsdb.notices`)
 """
+
 from .engines import Engine, SmallEngine, engine_for, get_engine, puzzle_engine, puzzle_engine_for
 from .keys import KeyLayout
 

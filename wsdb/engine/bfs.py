@@ -9,6 +9,7 @@ kernel call; deduplication is a sort. Because a level is computed from the
 sorted level above, a search resumed from stored levels grows exactly the
 levels an uninterrupted one grows.
 """
+
 from __future__ import annotations
 
 import time
@@ -39,9 +40,9 @@ class Level:
     """One depth of the tree: sorted representatives, a parent of each, orbit sizes."""
 
     depth: int
-    reps: np.ndarray        # (L, W) uint64, ascending
-    parents: np.ndarray     # (L, W) uint64 (unused at depth 0)
-    orbits: np.ndarray      # (L,) int64
+    reps: np.ndarray  # (L, W) uint64, ascending
+    parents: np.ndarray  # (L, W) uint64 (unused at depth 0)
+    orbits: np.ndarray  # (L,) int64
 
     @property
     def classes(self) -> int:
@@ -73,7 +74,7 @@ class Tree:
     max_depth: int | None
     complete: bool
     seconds: float
-    levels: list[Level] = field(default_factory=list)
+    levels: list[Level | Counts] = field(default_factory=list)
     puzzle: str = "wrapslide"
 
     @property
@@ -89,7 +90,7 @@ class Tree:
         return sum(lv.states for lv in self.levels)
 
 
-Progress = Callable[[Level, float], None]
+Progress = Callable[["Level | Counts", float], None]
 
 
 def roots(eng: Engine, root: str) -> np.ndarray:
@@ -171,8 +172,8 @@ def expand(eng: Engine, reps: np.ndarray, st: Step | None = None) -> np.ndarray:
         return eng.expand(reps)
     out = np.empty((len(reps) * eng.nmoves, reps.shape[1]), np.uint64)
     for i in range(0, len(reps), EXPAND_CHUNK):
-        part = reps[i:i + EXPAND_CHUNK]
-        out[i * eng.nmoves:(i + len(part)) * eng.nmoves] = eng.expand(part)
+        part = reps[i : i + EXPAND_CHUNK]
+        out[i * eng.nmoves : (i + len(part)) * eng.nmoves] = eng.expand(part)
         if st is not None:
             st.count(i + len(part), len(reps), "classes expanded")
     return out
@@ -183,8 +184,13 @@ def first_level(eng: Engine, root: str) -> Level:
     return Level(0, first, np.zeros_like(first), eng.orbit_sizes(first))
 
 
-def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
-         progress: Progress | None = None, max_classes: int | None = None) -> Tree:
+def grow(
+    eng: Engine,
+    root: str = "all",
+    max_depth: int | None = None,
+    progress: Progress | None = None,
+    max_classes: int | None = None,
+) -> Tree:
     """Run the breadth-first search in memory and return the tree (every
     level with its arrays; :func:`build` stores instead). A level of more
     than ``max_classes`` classes is not expanded: WsdbError instead."""
@@ -196,8 +202,10 @@ def grow(eng: Engine, root: str = "all", max_depth: int | None = None,
     seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
     while max_depth is None or level.depth < max_depth:
         if max_classes is not None and level.classes > max_classes:
-            raise InputError(f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
-                            f"than the {max_classes:,} counted in memory")
+            raise InputError(
+                f"{eng.puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more "
+                f"than the {max_classes:,} counted in memory"
+            )
         nxt = next_level(eng, level, seen_prev)
         if nxt is None:
             tree.complete = True

@@ -19,6 +19,7 @@ states (Rubik's Slide 4x4 hard mode); a two-colour grid's states are
 numbered by their cells of one colour instead (:mod:`wsdb.engine.subsets`:
 6x6 with 18 cells of each colour, a merged grid of the phase bounds).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,7 +33,7 @@ from ..notices import step
 from ..puzzle import Puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.text import state_texts
-from .bfs import MAX_CLASSES, Counts, Progress, grow
+from .bfs import MAX_CLASSES, Counts, Level, Progress, grow
 from .engines import Engine
 from .keys import member, sortable
 from . import packed_kernels as pk
@@ -65,15 +66,15 @@ class Census:
     puzzle: str
     n: int
     goal: str
-    maps: int                       # symmetry maps the classes are taken under
+    maps: int  # symmetry maps the classes are taken under
     states: list[int] = field(default_factory=list)
     classes: list[int] = field(default_factory=list)
     seconds: float = 0.0
-    diameter: int | None = None     # over all pairs (only when asked)
-    method: str = "classes"         # or "ranked"
-    farthest: list[str] = field(default_factory=list)   # ranked: states at the largest distance
+    diameter: int | None = None  # over all pairs (only when asked)
+    method: str = "classes"  # or "ranked"
+    farthest: list[str] = field(default_factory=list)  # ranked: states at the largest distance
     elapsed: list[float] = field(default_factory=list)  # ranked: seconds from the start to each level's end
-    grown: list[str] = field(default_factory=list)      # ranked: how each level was grown (forward, backward)
+    grown: list[str] = field(default_factory=list)  # ranked: how each level was grown (forward, backward)
 
     @property
     def total(self) -> int:
@@ -85,13 +86,27 @@ class Census:
         return len(self.states) - 1
 
     def as_dict(self) -> dict:
-        return dict(puzzle=self.puzzle, n=self.n, goal=self.goal, states=self.total, height=self.height,
-                    diameter=self.diameter, symmetry_maps=self.maps, method=self.method,
-                    seconds=round(self.seconds, 3), farthest=self.farthest,
-                    levels=[dict(depth=d, states=s, classes=k)
-                            | (dict(seconds=round(self.elapsed[d] - (self.elapsed[d - 1] if d else 0.0), 3),
-                                    grown=self.grown[d]) if self.elapsed else {})
-                            for d, (s, k) in enumerate(zip(self.states, self.classes))])
+        return dict(
+            puzzle=self.puzzle,
+            n=self.n,
+            goal=self.goal,
+            states=self.total,
+            height=self.height,
+            diameter=self.diameter,
+            symmetry_maps=self.maps,
+            method=self.method,
+            seconds=round(self.seconds, 3),
+            farthest=self.farthest,
+            levels=[
+                dict(depth=d, states=s, classes=k)
+                | (
+                    dict(seconds=round(self.elapsed[d] - (self.elapsed[d - 1] if d else 0.0), 3), grown=self.grown[d])
+                    if self.elapsed
+                    else {}
+                )
+                for d, (s, k) in enumerate(zip(self.states, self.classes))
+            ],
+        )
 
 
 #: The most classes a census grows in one sitting: at about a million classes
@@ -105,9 +120,11 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
     states, for Wrapslide); with ``all_pairs`` also the diameter."""
     if puzzle.every_arrangement and puzzle.states // puzzle.group_order > MAX_CENSUS_CLASSES:
         # every arrangement is a state, so its classes are known from below without growing a level
-        raise InputError(f"{puzzle.label} has at least {puzzle.states // puzzle.group_order:.2g} classes (its states "
-                        f"over its {puzzle.group_order} symmetries), more than the {MAX_CENSUS_CLASSES:,} a census "
-                        "counts in memory: store its first levels with `wsdb build --max-depth D`")
+        raise InputError(
+            f"{puzzle.label} has at least {puzzle.states // puzzle.group_order:.2g} classes (its states "
+            f"over its {puzzle.group_order} symmetries), more than the {MAX_CENSUS_CLASSES:,} a census "
+            "counts in memory: store its first levels with `wsdb build --max-depth D`"
+        )
     t0 = time.perf_counter()
     try:
         tree = grow(Engine(puzzle), progress=progress, max_classes=MAX_CLASSES)
@@ -115,16 +132,23 @@ def census(puzzle: Puzzle, all_pairs: bool = False, progress: Progress | None = 
         if puzzle.c != puzzle.ncells:
             raise
         raise InputError(f"{e}; for distinct pieces try the ranked census (--method ranked)") from None
-    out = Census(puzzle.name, puzzle.n, puzzle.goal or puzzle.label, len(puzzle.maps),
-                 [lv.states for lv in tree.levels], [lv.classes for lv in tree.levels])
+    out = Census(
+        puzzle.name,
+        puzzle.n,
+        puzzle.goal or puzzle.label,
+        len(puzzle.maps),
+        [lv.states for lv in tree.levels],
+        [lv.classes for lv in tree.levels],
+    )
     if all_pairs:
         out.diameter = diameter(puzzle)
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
-                  max_depth: int | None = None) -> Census:
+def ranked_census(
+    puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None, max_depth: int | None = None
+) -> Census:
     """Count the states of a puzzle with distinct pieces (or the sliding
     puzzle, or a two-colour Wrapslide grid) by distance from its goal over
     the ranked index. Two bits a state (:mod:`.packed_kernels`) where the
@@ -144,9 +168,19 @@ def ranked_census(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = No
     else:
         ranking, words, states = packed_table(puzzle, progress, max_depth, t0, trace)
         far = ranking.unrank(pk.first_current(words, ranking.size, FARTHEST))
-    return Census(puzzle.name, puzzle.n, puzzle.goal, 1, states, list(states),
-                  time.perf_counter() - t0, method="ranked", farthest=state_texts(puzzle, far),
-                  elapsed=[t for _, t in trace], grown=[g for g, _ in trace])
+    return Census(
+        puzzle.name,
+        puzzle.n,
+        puzzle.goal,
+        1,
+        states,
+        list(states),
+        time.perf_counter() - t0,
+        method="ranked",
+        farthest=state_texts(puzzle, far),
+        elapsed=[t for _, t in trace],
+        grown=[g for g, _ in trace],
+    )
 
 
 @dataclass
@@ -154,9 +188,9 @@ class SubsetTable:
     """A finished census of a two-colour grid (:func:`subset_table`)."""
 
     ranking: SubsetRanking
-    words: np.ndarray            # every index's distance mod 3
-    states: list[int]            # states per distance
-    last: np.ndarray | None      # the indices at the largest distance (None: too many were unseen to list)
+    words: np.ndarray  # every index's distance mod 3
+    states: list[int]  # states per distance
+    last: np.ndarray | None  # the indices at the largest distance (None: too many were unseen to list)
 
     @property
     def height(self) -> int:
@@ -168,8 +202,13 @@ class SubsetTable:
 LISTED_UNSEEN = 64 << 20
 
 
-def subset_table(puzzle: Puzzle, progress: Progress | None = None, max_depth: int | None = None,
-                 t0: float | None = None, trace: list | None = None) -> SubsetTable:
+def subset_table(
+    puzzle: Puzzle,
+    progress: Progress | None = None,
+    max_depth: int | None = None,
+    t0: float | None = None,
+    trace: list | None = None,
+) -> SubsetTable:
     """The census of a two-colour grid over the subset numbering, its table
     kept: every index's distance mod 3 (:mod:`.subset_kernels`), and the
     largest distance's indices where they could be listed."""
@@ -179,19 +218,20 @@ def subset_table(puzzle: Puzzle, progress: Progress | None = None, max_depth: in
     roots = ranking.roots()
     for root in roots:
         pk.set_code(words, int(root), 0)
-    seen, last = len(roots), roots
+    seen = len(roots)
+    last_level: np.ndarray | None = roots  # the deepest level's indices, while they can be listed
 
     def grow(d: int, backward: bool) -> int:
-        nonlocal seen, last
+        nonlocal seen, last_level
         before = sk.with_code(words, ranking.size, 3) if ranking.size - seen <= LISTED_UNSEEN else None
         found = ranking.grow(words, d, backward)
         if found:
             seen += found
-            last = before[ranking.codes(words, before) == (d + 1) % 3] if before is not None else None
+            last_level = before[ranking.codes(words, before) == (d + 1) % 3] if before is not None else None
         return found * ranking.per_index
 
     states = _levels(ranking, grow, progress, max_depth, t0, trace, first=len(roots) * ranking.per_index)
-    return SubsetTable(ranking, words, states, last)
+    return SubsetTable(ranking, words, states, last_level)
 
 
 def two_colours(puzzle: Puzzle | SlidingPuzzle) -> bool:
@@ -201,8 +241,13 @@ def two_colours(puzzle: Puzzle | SlidingPuzzle) -> bool:
     return isinstance(puzzle, Puzzle) and puzzle.c == 2 and puzzle.every_arrangement
 
 
-def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = None,
-                 max_depth: int | None = None, t0: float | None = None, trace: list | None = None):
+def ranked_table(
+    puzzle: Puzzle | SlidingPuzzle,
+    progress: Progress | None = None,
+    max_depth: int | None = None,
+    t0: float | None = None,
+    trace: list | None = None,
+):
     """The ranked distance table: (ranking, table, states per distance);
     ``table[ranking.rank(state)]`` is a state's distance (UNSEEN beyond
     ``max_depth``), one byte a state."""
@@ -210,13 +255,19 @@ def ranked_table(puzzle: Puzzle | SlidingPuzzle, progress: Progress | None = Non
     ranking = Ranking.of(puzzle)
     table = _allocate(puzzle, ranking.size, 1, lambda: np.full(ranking.size, UNSEEN, dtype=np.uint8))
     table[ranking.rank(puzzle.solved[0])] = 0
-    states = _levels(ranking, lambda d, backward: ranking.grow(table, d, backward), progress, max_depth, t0,
-                     trace, ratio=1)
+    states = _levels(
+        ranking, lambda d, backward: ranking.grow(table, d, backward), progress, max_depth, t0, trace, ratio=1
+    )
     return ranking, table, states
 
 
-def packed_table(puzzle: Puzzle, progress: Progress | None = None,
-                 max_depth: int | None = None, t0: float | None = None, trace: list | None = None):
+def packed_table(
+    puzzle: Puzzle,
+    progress: Progress | None = None,
+    max_depth: int | None = None,
+    t0: float | None = None,
+    trace: list | None = None,
+):
     """The two-bit table of :mod:`.packed_kernels` grown level by level:
     (ranking, words, states per distance); when it returns, the states
     coded ``CUR`` are the last level."""
@@ -225,14 +276,14 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
     words = _allocate(puzzle, ranking.size, 0.25, lambda: pk.unseen_words(ranking.size))
     root = int(ranking.rank(puzzle.solved[0]))
     pk.set_code(words, root, pk.CUR)
-    level = {ranking.arrangement(root)}     # the arrangements the current level holds
+    level = {ranking.arrangement(root)}  # the arrangements the current level holds
 
     def grow(d: int, backward: bool) -> int:
         nonlocal level
         after = ranking.arrangements_after(level)
         found = ranking.grow_packed(words, after if backward else level, backward)
         if found:
-            pk.settle(words)     # the last level stays CUR
+            pk.settle(words)  # the last level stays CUR
             level = after
         return found
 
@@ -241,16 +292,26 @@ def packed_table(puzzle: Puzzle, progress: Progress | None = None,
 
 def _allocate(puzzle, size: int, per_state: float, make):
     if size * per_state > MAX_TABLE_BYTES:
-        raise InputError(f"{puzzle.label}: a ranked table would need {size:,} states: expected at most "
-                        f"{int(MAX_TABLE_BYTES / per_state):,}")
+        raise InputError(
+            f"{puzzle.label}: a ranked table would need {size:,} states: expected at most "
+            f"{int(MAX_TABLE_BYTES / per_state):,}"
+        )
     try:
         return make()
     except MemoryError:
         raise InputError(f"{puzzle.label}: not enough memory for a table of {int(size * per_state):,} bytes") from None
 
 
-def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | None, t0: float,
-            trace: list | None = None, ratio: float = BACKWARD_RATIO, first: int = 1) -> list[int]:
+def _levels(
+    ranking: Ranking | SubsetRanking,
+    grow,
+    progress: Progress | None,
+    max_depth: int | None,
+    t0: float,
+    trace: list | None = None,
+    ratio: float = BACKWARD_RATIO,
+    first: int = 1,
+) -> list[int]:
     """Grow levels with ``grow(depth, backward)`` until one is empty (or
     ``max_depth``): forwards from the last level, backwards from the unseen
     once they are fewer than ``ratio`` times the last level; the
@@ -265,8 +326,10 @@ def _levels(ranking: Ranking, grow, progress: Progress | None, max_depth: int | 
         d = len(states) - 1
         unseen = ranking.reachable - sum(states)
         backward = unseen < ratio * states[-1]
-        with step(f"depth {d + 1}", f"{'backward from' if backward else 'forward from'} "
-                                    f"{unseen if backward else states[-1]:,} states"):
+        with step(
+            f"depth {d + 1}",
+            f"{'backward from' if backward else 'forward from'} {unseen if backward else states[-1]:,} states",
+        ):
             found = grow(d, backward)
         if not found:
             break
@@ -285,13 +348,14 @@ def diameter(puzzle: Puzzle) -> int:
     that source has reached v, and one round ORs each state's bits into its
     neighbours'. The number of rounds until every bit is set is the
     diameter (moves come with their inverses, so distances are symmetric)."""
-    plain = dataclasses.replace(puzzle, maps=np.arange(puzzle.ncells)[None], interchangeable=1)   # a class = a state
+    plain = dataclasses.replace(puzzle, maps=np.arange(puzzle.ncells)[None], interchangeable=1)  # a class = a state
     eng = Engine(plain)
     tree = grow(eng, max_classes=DIAMETER_STATES)
     if tree.states > DIAMETER_STATES:
-        raise InputError(f"{puzzle.label} has {tree.states:,} states: the all-pairs diameter is "
-                        f"computed up to {DIAMETER_STATES:,}")
-    keys = np.concatenate([lv.reps for lv in tree.levels])
+        raise InputError(
+            f"{puzzle.label} has {tree.states:,} states: the all-pairs diameter is computed up to {DIAMETER_STATES:,}"
+        )
+    keys = np.concatenate([lv.reps for lv in tree.levels if isinstance(lv, Level)])  # grown here: all Levels
     order = np.argsort(sortable(keys), kind="stable")
     keys = keys[order]
     view = sortable(keys)

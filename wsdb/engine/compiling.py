@@ -13,6 +13,7 @@ A writable array and a read-only one (a table memory-mapped from the cache)
 are two argument types to numba, so a kernel called with both is compiled
 twice. The tables a kernel only reads are handed to it through
 :func:`read_only`, whichever way they were made."""
+
 from __future__ import annotations
 
 import threading
@@ -31,7 +32,7 @@ class _Announce(event.Listener):
 
     def on_start(self, ev):
         open_steps = self.local.__dict__.setdefault("open", [])
-        if not open_steps:   # callees compiled inside a kernel's compile are part of it
+        if not open_steps:  # callees compiled inside a kernel's compile are part of it
             name = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__name__", "a kernel")
             cm = step(f"compiling kernel {name}", "numba, once per install: seconds to a minute")
             cm.__enter__()

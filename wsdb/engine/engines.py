@@ -7,6 +7,7 @@ the numba kernels; :class:`SmallEngine` does the same in plain numpy for a
 handful of states, so a single lookup need not load numba (about 0.4 s of
 start-up).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -24,13 +25,15 @@ SMALL = 64  # up to this many states a lookup uses SmallEngine
 class _Keyed:
     """What both engines share: the puzzle and its key layout."""
 
-    def __init__(self, puzzle: Puzzle):
+    puzzle: Puzzle | SlidingPuzzle
+
+    def __init__(self, puzzle: Puzzle | SlidingPuzzle):
         self.puzzle = puzzle
         self.layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
 
     @property
     def nmoves(self) -> int:
-        return len(self.puzzle.moves)
+        return len(self.puzzle.move_names)  # one name a move, in the moves' order
 
     def encode(self, cells: np.ndarray) -> np.ndarray:
         """(S, N) colours -> (S, W) keys."""
@@ -44,6 +47,8 @@ class _Keyed:
 class Engine(_Keyed):
     """Key-level operations for one puzzle, on the numba kernels."""
 
+    puzzle: Puzzle
+
     def __init__(self, puzzle: Puzzle, product: bool = True):
         from . import kernels  # numba loads here, not on `import wsdb`
 
@@ -55,14 +60,29 @@ class Engine(_Keyed):
         path = kernels.GENERAL
         if product and layout.words <= 2 and puzzle.interchangeable in (1, 2, 4) and _factors(puzzle):
             path = kernels.PRODUCT1 if layout.words == 1 else kernels.PRODUCT2
-        base = _flat(layout.tables(puzzle.map_base)) if path != kernels.GENERAL else np.zeros((1, 256, layout.words), np.uint64)
+        base = (
+            _flat(layout.tables(puzzle.map_base))
+            if path != kernels.GENERAL and puzzle.map_base is not None  # _factors found a base
+            else np.zeros((1, 256, layout.words), np.uint64)
+        )
         self.tables = kernels.KeyTables(
-            moves=moves, maps=maps, moves1=_word(moves, layout), maps1=_word(maps, layout),
-            base=base, base1=_word(base, layout), path=path,
-            half=np.uint64(layout.total_bits // 2), row_half=np.uint64(layout.bits * puzzle.n // 2),
+            moves=moves,
+            maps=maps,
+            moves1=_word(moves, layout),
+            maps1=_word(maps, layout),
+            base=base,
+            base1=_word(base, layout),
+            path=path,
+            half=np.uint64(layout.total_bits // 2),
+            row_half=np.uint64(layout.bits * puzzle.n // 2),
             masks=_translation_masks(layout, puzzle.n),
-            ncells=puzzle.ncells, k=puzzle.interchangeable, valid=layout.valid, bits=layout.bits,
-            quads=_quadrant_masks(layout, puzzle), board8=path == kernels.PRODUCT1 and _bitboard(layout, puzzle))
+            ncells=puzzle.ncells,
+            k=puzzle.interchangeable,
+            valid=layout.valid,
+            bits=layout.bits,
+            quads=_quadrant_masks(layout, puzzle),
+            board8=path == kernels.PRODUCT1 and _bitboard(layout, puzzle),
+        )
         # the kernel set of this key width and path (each compiles separately)
         kind = "one word" if layout.words == 1 else "two words" if path == kernels.PRODUCT2 else "general"
         self._canonical, self._expand, self._stabilisers, self._step = _kernel_sets(kernels)[kind]
@@ -104,6 +124,8 @@ class Engine(_Keyed):
 class SmallEngine(_Keyed):
     """The lookup half of :class:`Engine` in numpy, for a few states."""
 
+    puzzle: Puzzle
+
     def canonical(self, keys: np.ndarray) -> np.ndarray:
         """Class representatives (thesis §3.4)."""
         cells = self.decode(keys)
@@ -124,14 +146,18 @@ class SmallEngine(_Keyed):
 def _kernel_sets(kernels) -> dict[str, tuple]:
     """(canonical, expand, stabilisers, step) for each key width and path:
     one-word keys, two-word keys on the product path, and the general path."""
-    return {"one word": (kernels.canonical_w1, kernels.expand_w1, kernels.stabilisers_w1, kernels.step_w1),
-            "two words": (kernels.canonical_w2, kernels.expand_w2, kernels.stabilisers_w2, kernels.step_w2),
-            "general": (kernels.canonical, kernels.expand, kernels.stabilisers, kernels.step_into)}
+    return {
+        "one word": (kernels.canonical_w1, kernels.expand_w1, kernels.stabilisers_w1, kernels.step_w1),
+        "two words": (kernels.canonical_w2, kernels.expand_w2, kernels.stabilisers_w2, kernels.step_w2),
+        "general": (kernels.canonical, kernels.expand, kernels.stabilisers, kernels.step_into),
+    }
 
 
 class SlidingEngine(_Keyed):
     """The lookup half of an engine for the sliding-tile puzzle, whose
     moves depend on the state (no symmetry: a class is one state)."""
+
+    puzzle: SlidingPuzzle
 
     @property
     def nmoves(self) -> int:
@@ -178,8 +204,9 @@ def _factors(puzzle: Puzzle) -> bool:
     from ..puzzle.symmetry import compose, half_translations
 
     products = [compose(d, t).tobytes() for d in puzzle.map_base for t in half_translations(puzzle.n)]
-    return len(products) == len(puzzle.maps) == len(set(products)) and \
-        set(products) == {g.tobytes() for g in puzzle.maps}
+    return len(products) == len(puzzle.maps) == len(set(products)) and set(products) == {
+        g.tobytes() for g in puzzle.maps
+    }
 
 
 def _translation_masks(layout: KeyLayout, n: int) -> np.ndarray:
@@ -201,15 +228,15 @@ def _quadrant_masks(layout: KeyLayout, puzzle: Puzzle) -> np.ndarray:
     and for keys of more than two words."""
     out = np.zeros((4, 2), np.uint64)
     n = puzzle.n
-    if n % 2 or layout.words > 2 or layout.bits > 2:   # the signature reads 1- or 2-bit cells
+    if n % 2 or layout.words > 2 or layout.bits > 2:  # the signature reads 1- or 2-bit cells
         return out
     rows, cols = np.divmod(np.arange(puzzle.ncells), n)
     quadrant = 2 * (rows >= n // 2) + (cols >= n // 2)
     blocks = {frozenset(np.flatnonzero(quadrant == q).tolist()) for q in range(4)}
-    for g in puzzle.maps:   # cell i goes to g's image; a block must land on a block
+    for g in puzzle.maps:  # cell i goes to g's image; a block must land on a block
         if any(frozenset(g[sorted(b)].tolist()) not in blocks for b in blocks):
             return out
-    word, shift = layout.fields()   # the layout is of this puzzle's cells
+    word, shift = layout.fields()  # the layout is of this puzzle's cells
     for cell in range(puzzle.ncells):
         out[quadrant[cell], 1 - (layout.words - 1 - word[cell])] |= np.uint64(1) << np.uint64(shift[cell])
     return out

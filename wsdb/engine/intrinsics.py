@@ -12,6 +12,7 @@ intrinsics for the two-bit census (:mod:`.packed_kernels`).
   table of hundreds of MB; asked for a batch ahead, the lines arrive while
   the core works on the batch before.
 """
+
 from __future__ import annotations
 
 from llvmlite import ir
@@ -60,9 +61,10 @@ def prefetch(typingctx, words, index):
         ptr = _word_pointer(context, builder, signature, args)
         byte_ptr = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
-                                            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(0), i32(3), i32(1)])   # read, keep, data
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]), "llvm.prefetch.p0i8"
+        )
+        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(0), i32(3), i32(1)])  # read, keep, data
         return context.get_dummy_value()
 
     return types.void(words, index), codegen

@@ -31,6 +31,7 @@ kernels, at two key widths), while LLVM inlines the small helpers anyway:
 the kernels compile faster and run as fast. The solver's kernels keep it,
 where it made the beam faster (CHANGELOG has the figures).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -42,7 +43,7 @@ from numba.extending import intrinsic
 from .compiling import announce_compiles
 from .intrinsics import prefetch
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 GENERAL, PRODUCT1, PRODUCT2 = 0, 1, 2
 
@@ -52,25 +53,25 @@ class KeyTables(NamedTuple):
     canonicalisation needs besides; every kernel takes it as ``kt`` (the
     key tables of docs/architecture.md's glossary)."""
 
-    moves: np.ndarray    # (M, chunks*256, W): the moves, any key width
-    maps: np.ndarray     # (G, chunks*256, W): every geometric map (GENERAL path)
-    moves1: np.ndarray   # (M, chunks*256): one-word copies for the scalar paths
-    maps1: np.ndarray    # (G, chunks*256)
-    base: np.ndarray     # (8, chunks*256, W): base maps of the PRODUCT paths
-    base1: np.ndarray    # (8, chunks*256)
-    path: int            # GENERAL, PRODUCT1 or PRODUCT2
-    half: np.uint64      # PRODUCT: half the key's bits (translation by n/2 rows)
+    moves: np.ndarray  # (M, chunks*256, W): the moves, any key width
+    maps: np.ndarray  # (G, chunks*256, W): every geometric map (GENERAL path)
+    moves1: np.ndarray  # (M, chunks*256): one-word copies for the scalar paths
+    maps1: np.ndarray  # (G, chunks*256)
+    base: np.ndarray  # (8, chunks*256, W): base maps of the PRODUCT paths
+    base1: np.ndarray  # (8, chunks*256)
+    path: int  # GENERAL, PRODUCT1 or PRODUCT2
+    half: np.uint64  # PRODUCT: half the key's bits (translation by n/2 rows)
     row_half: np.uint64  # PRODUCT: half a row's bits (translation by n/2 columns)
-    masks: np.ndarray    # PRODUCT: (3, 2) uint64 (hi, lo) of: all key bits,
-                         #          low and high halves of every row
+    masks: np.ndarray  # PRODUCT: (3, 2) uint64 (hi, lo) of: all key bits,
+    #          low and high halves of every row
     ncells: int
-    k: int               # colours 0..k-1 are interchangeable
-    valid: np.ndarray    # (W,) per word, the bits that belong to some cell
-    bits: int            # bits per cell
-    quads: np.ndarray    # (4, 2) uint64 (hi, lo): the lowest bit of every cell of
-                         # each quadrant; all zero where maps do not keep quadrants
-    board8: bool         # PRODUCT1 on an 8x8 grid, one bit a cell, row after row: the
-                         # base maps by bit operations (:func:`_dihedral_min8`)
+    k: int  # colours 0..k-1 are interchangeable
+    valid: np.ndarray  # (W,) per word, the bits that belong to some cell
+    bits: int  # bits per cell
+    quads: np.ndarray  # (4, 2) uint64 (hi, lo): the lowest bit of every cell of
+    # each quadrant; all zero where maps do not keep quadrants
+    board8: bool  # PRODUCT1 on an 8x8 grid, one bit a cell, row after row: the
+    # base maps by bit operations (:func:`_dihedral_min8`)
 
 
 _U0 = np.uint64(0)
@@ -82,6 +83,7 @@ _THREE = np.uint64(3)
 
 
 # ---- colour relabelling (thesis §3.4) --------------------------------------------
+
 
 @njit(cache=True)
 def relabel_word(y, vm, sigma):
@@ -95,8 +97,12 @@ def relabel4(y, vm, s0, s1, s2, s3):
     vm = vm & _LOW
     h = (y >> _ONE) & _LOW
     lo = y & _LOW
-    return ((~h & ~lo & vm) * np.uint64(s0) + (~h & lo & vm) * np.uint64(s1)
-            + (h & ~lo & vm) * np.uint64(s2) + (h & lo & vm) * np.uint64(s3))
+    return (
+        (~h & ~lo & vm) * np.uint64(s0)
+        + (~h & lo & vm) * np.uint64(s1)
+        + (h & ~lo & vm) * np.uint64(s2)
+        + (h & lo & vm) * np.uint64(s3)
+    )
 
 
 @njit(cache=True)
@@ -171,6 +177,7 @@ def first_appearance(x, ncells, k, sigma):
 
 
 # ---- one-word keys: scalars ------------------------------------------------------
+
 
 @njit(cache=True)
 def permute1(x, tables, p):
@@ -272,15 +279,20 @@ def canonical1(x, kt):
         if k <= 1 and kt.board8:
             best = _dihedral_min8(x, best, half, row_half, full, low, high)
             return _dihedral_min8(_transpose8(x), best, half, row_half, full, low, high)
-        if k <= 1:   # no colours to relabel: the plain minimum
+        if k <= 1:  # no colours to relabel: the plain minimum
             for d in range(base1.shape[0]):
                 a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
                 best = min(best, a, b, c, e)
             return best
         for d in range(base1.shape[0]):
             a, b, c, e = _images1(x, base1, d, half, row_half, full, low, high)
-            best = min(best, normalise1(a, ncells, k, v0), normalise1(b, ncells, k, v0),
-                       normalise1(c, ncells, k, v0), normalise1(e, ncells, k, v0))
+            best = min(
+                best,
+                normalise1(a, ncells, k, v0),
+                normalise1(b, ncells, k, v0),
+                normalise1(c, ncells, k, v0),
+                normalise1(e, ncells, k, v0),
+            )
         return best
     for g in range(kt.maps1.shape[0]):
         z = normalise1(permute1(x, kt.maps1, g), ncells, k, v0)
@@ -310,6 +322,7 @@ def stabiliser1(x, kt):
 
 
 # ---- two-word keys: (hi, lo) scalar pairs ------------------------------------------
+
 
 @njit(cache=True)
 def _shl2(hi, lo, s):
@@ -361,8 +374,7 @@ def _rows2(hi, lo, kt):
 def _cols2(hi, lo, kt):
     ah, al = _shl2(hi, lo, kt.row_half)
     bh, bl = _shr2(hi, lo, kt.row_half)
-    return ((ah & kt.masks[2, 0]) | (bh & kt.masks[1, 0]),
-            (al & kt.masks[2, 1]) | (bl & kt.masks[1, 1]))
+    return ((ah & kt.masks[2, 0]) | (bh & kt.masks[1, 0]), (al & kt.masks[2, 1]) | (bl & kt.masks[1, 1]))
 
 
 @njit(cache=True)
@@ -415,6 +427,7 @@ def _same2(zh, zl, hi, lo, kt):
 
 
 # ---- keys of any width: arrays (GENERAL path) ---------------------------------------
+
 
 @njit(cache=True)
 def permute(key, tables, p, out):
@@ -475,6 +488,7 @@ def move_into(x, kt, m, out):
 # One set per path, so that a grid compiles only the path it uses (each set
 # takes 10-30 s to compile, once). The engine binds the right set.
 
+
 @njit(cache=True, parallel=True, nogil=True)
 def canonical_w1(keys, kt):
     """Class representatives of many one-word keys."""
@@ -515,6 +529,7 @@ def _popcount(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return types.uint64(types.uint64), codegen
 
 
@@ -538,8 +553,9 @@ def signature(hi, lo, kt):
     for q in range(4):
         s2 = s3 = _U0
         for v in range(max(kt.k, 1)):
-            cnt = _popcount(_colour_cells(v, hi, kt.bits) & kt.quads[q, 0]) + \
-                _popcount(_colour_cells(v, lo, kt.bits) & kt.quads[q, 1])
+            cnt = _popcount(_colour_cells(v, hi, kt.bits) & kt.quads[q, 0]) + _popcount(
+                _colour_cells(v, lo, kt.bits) & kt.quads[q, 1]
+            )
             s2 += cnt * cnt
             s3 += cnt * cnt * cnt
         a += s2
@@ -727,10 +743,10 @@ def find_keys(sorted_keys, queries):
 
 # ---- a hashed key set (:mod:`wsdb.engine.keyindex`) ---------------------------
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd: multiplying by it is a bijection of uint64
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of uint64
 
 
-_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)   # the filter's own, so its bits are independent of the buckets
+_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)  # the filter's own, so its bits are independent of the buckets
 
 
 @njit(cache=True)
@@ -821,8 +837,11 @@ def _filter_word(key, wbits):
     three bits in one word, so a query reads one cache line."""
     h = _hash(key, _MIX2, np.uint64(32))
     word = np.int64(h >> np.uint64(64 - wbits))
-    mask = (_ONE << (h & np.uint64(63))) | (_ONE << ((h >> np.uint64(6)) & np.uint64(63))) \
+    mask = (
+        (_ONE << (h & np.uint64(63)))
+        | (_ONE << ((h >> np.uint64(6)) & np.uint64(63)))
         | (_ONE << ((h >> np.uint64(12)) & np.uint64(63)))
+    )
     return word, mask
 
 

@@ -14,6 +14,7 @@ A level too large to hold exactly (the 8x8 two-colour tree's ninth, about
 never says 'absent' of a key added, and says 'maybe' of 0.6% of others
 (measured on random 8x8 states), which a caller then checks exactly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,8 +26,8 @@ import numpy as np
 class KeyIndex:
     """Keys in bucket order with where each bucket starts."""
 
-    keys: np.ndarray     # (S, W) uint64, grouped by bucket
-    starts: np.ndarray   # (2**bits + 1,) int64
+    keys: np.ndarray  # (S, W) uint64, grouped by bucket
+    starts: np.ndarray  # (2**bits + 1,) int64
 
     @property
     def bits(self) -> int:
@@ -41,7 +42,7 @@ class KeyIndex:
         from . import kernels
 
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
-        bits = max(int(len(keys)).bit_length() - 2, 1)   # two to four keys a bucket
+        bits = max(int(len(keys)).bit_length() - 2, 1)  # two to four keys a bucket
         order, starts = kernels.bucket_order(keys, bits)
         return cls(np.ascontiguousarray(keys[order]), starts), order
 
@@ -60,7 +61,7 @@ class KeyIndex:
 class KeyFilter:
     """A blocked Bloom filter of keys: three bits in one 64-bit word each."""
 
-    words: np.ndarray    # (2**wbits,) uint64
+    words: np.ndarray  # (2**wbits,) uint64
 
     @property
     def wbits(self) -> int:

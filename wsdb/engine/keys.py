@@ -17,6 +17,7 @@ chunk of the key, a 256-entry table gives where those bits land. A
 permutation then costs ceil(b*N/8) lookups instead of N shifts, which is what
 makes the 6x6 two-colour build fit in a minute.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ class KeyLayout:
     """Where each cell's colour lives in a key."""
 
     ncells: int
-    bits: int            # bits per cell: 1 (two colours) or 2
+    bits: int  # bits per cell: 1 (two colours) or 2
 
     @classmethod
     def for_colours(cls, ncells: int, c: int) -> "KeyLayout":
@@ -99,12 +100,13 @@ class KeyLayout:
         byte = np.arange(256, dtype=np.uint64)
         for pi, p in enumerate(perms):
             dest = np.empty_like(p)
-            dest[p] = np.arange(p.size)          # old cell s lands on dest[s]
-            for g in range(self.total_bits):     # global bit, from the least significant
+            dest[p] = np.arange(p.size)  # old cell s lands on dest[s]
+            for g in range(self.total_bits):  # global bit, from the least significant
                 cell = self.ncells - 1 - g // self.bits
                 dpos = self.bits * (self.ncells - 1 - dest[cell]) + g % self.bits
-                out[pi, g // 8, :, self.words - 1 - dpos // 64] |= \
-                    ((byte >> np.uint64(g % 8)) & np.uint64(1)) << np.uint64(dpos % 64)
+                out[pi, g // 8, :, self.words - 1 - dpos // 64] |= (
+                    (byte >> np.uint64(g % 8)) & np.uint64(1)
+                ) << np.uint64(dpos % 64)
         return out
 
     # ---- conversions at the edges: Python ints and SQLite values ----------
@@ -130,8 +132,9 @@ class KeyLayout:
     def from_ints(self, values) -> np.ndarray:
         """Python ints as (S, W) keys."""
         mask = (1 << 64) - 1
-        return np.array([[(v >> (64 * (self.words - 1 - w))) & mask for w in range(self.words)]
-                         for v in values], dtype=np.uint64).reshape(-1, self.words)
+        return np.array(
+            [[(v >> (64 * (self.words - 1 - w))) & mask for w in range(self.words)] for v in values], dtype=np.uint64
+        ).reshape(-1, self.words)
 
     def to_sql(self, keys: np.ndarray) -> list:
         """(S, W) keys -> SQLite values (int, or big-endian bytes for wide keys)."""
@@ -147,7 +150,7 @@ class KeyLayout:
         raw = keys.astype(">u8").tobytes()
         step = 8 * self.words
         out = np.empty(keys.shape[0], dtype=object)
-        out[:] = [raw[i * step + step - width:(i + 1) * step] for i in range(keys.shape[0])]
+        out[:] = [raw[i * step + step - width : (i + 1) * step] for i in range(keys.shape[0])]
         return out
 
     def from_sql(self, values) -> np.ndarray:

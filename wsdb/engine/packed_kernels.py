@@ -18,6 +18,7 @@ the wanted code is skipped with a few bit operations. ``UNSEEN`` is 11 and
 word at once, so the clear is atomic (:func:`.intrinsics.atomic_and`) and its
 returned word says whether the state was still unseen, counting it once.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,11 +29,11 @@ from .intrinsics import atomic_and, prefetch
 from .compiling import announce_compiles
 from .rank_kernels import CHUNKS, SPREAD, digits, neighbour
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 OLD, CUR, NEXT, UNSEEN = 0, 1, 2, 3
-FIELDS = 32                              # states in a word
-LOW = np.uint64(0x5555555555555555)      # the low bit of every field
+FIELDS = 32  # states in a word
+LOW = np.uint64(0x5555555555555555)  # the low bit of every field
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 #: Words a work item reads ahead: their states' neighbours are asked for
 #: before the first is read (192 states' lines on average in a dense level).
@@ -67,7 +68,7 @@ def _split(a, r, S, tail, digit, arrangement, src, halve, fixed, mult, vpos):
     nmoves, m = src.shape
     for mv in range(nmoves):
         y = np.int64(arrangement[mv, a])
-        mul = 0                # the varying term's multiplier, once it is met
+        mul = 0  # the varying term's multiplier, once it is met
         for k in range(m):
             scale = tail if k == m - 1 else S
             y *= scale
@@ -101,9 +102,9 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
         fixed = np.empty(nmoves, dtype=np.int64)
         mult = np.empty(nmoves, dtype=np.int64)
         vpos = np.empty(nmoves, dtype=np.int64)
-        ys = np.empty(most * nmoves, dtype=np.int64)     # neighbours, nmoves per state
-        bit = np.empty(most, dtype=np.uint64)            # a state's low bit in its word
-        slot = np.empty(most, dtype=np.int64)            # its word's place in the group
+        ys = np.empty(most * nmoves, dtype=np.int64)  # neighbours, nmoves per state
+        bit = np.empty(most, dtype=np.uint64)  # a state's low bit in its word
+        slot = np.empty(most, dtype=np.int64)  # its word's place in the group
         todo = np.empty(most, dtype=np.int64)
         rest = np.empty(most, dtype=np.int64)
         marked = np.zeros(GROUP, dtype=np.uint64)
@@ -112,7 +113,7 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
             lo, hi = spans[sp, 0], spans[sp, 1]
             w0, w1 = lo // FIELDS, (hi + FIELDS - 1) // FIELDS
             step = (w1 - w0 + CHUNKS - 1) // CHUNKS
-            c = (item * SPREAD) % CHUNKS   # scattered, as the byte table's items are
+            c = (item * SPREAD) % CHUNKS  # scattered, as the byte table's items are
             first, end = w0 + c * step, min(w1, w0 + (c + 1) * step)
             for g0 in range(first, end, GROUP):
                 states = 0
@@ -123,8 +124,28 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
                         want &= fields(max(lo - base, 0), min(hi - base, FIELDS))
                     if not want:
                         continue
-                    states = _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit,
-                                              slot, words, digit, arrangement, src, parity, arr_parity, halve)
+                    states = _word_neighbours(
+                        want,
+                        w,
+                        g0,
+                        states,
+                        backward,
+                        r,
+                        r2,
+                        fixed,
+                        mult,
+                        vpos,
+                        ys,
+                        bit,
+                        slot,
+                        words,
+                        digit,
+                        arrangement,
+                        src,
+                        parity,
+                        arr_parity,
+                        halve,
+                    )
                 if backward:
                     found += _mark_backward(words, ys, bit, slot, todo, rest, marked, states, nmoves, g0)
                 else:
@@ -134,8 +155,28 @@ def grow_packed(words, spans, backward, digit, arrangement, src, parity, arr_par
 
 
 @njit(cache=True)
-def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys, bit, slot,
-                     words, digit, arrangement, src, parity, arr_parity, halve):
+def _word_neighbours(
+    want,
+    w,
+    g0,
+    states,
+    backward,
+    r,
+    r2,
+    fixed,
+    mult,
+    vpos,
+    ys,
+    bit,
+    slot,
+    words,
+    digit,
+    arrangement,
+    src,
+    parity,
+    arr_parity,
+    halve,
+):
     """Append the neighbours of word w's wanted states to ``ys`` (from
     place ``states * nmoves``), each state's bit and word in ``bit`` and
     ``slot``, asking for the lines the marks will read first; returns the
@@ -163,11 +204,11 @@ def _word_neighbours(want, w, g0, states, backward, r, r2, fixed, mult, vpos, ys
                 if halve and vpos[mv] == m - 1:
                     d >>= 1
                 ys[k + mv] = fixed[mv] + mult[mv] * d
-        else:   # the last digit carried into the others
+        else:  # the last digit carried into the others
             a2 = digits(base + j, r2, S, tail, parity, arr_parity, halve)
             for mv in range(nmoves):
                 ys[k + mv] = neighbour(a2, r2, mv, S, tail, digit, arrangement, src, halve)
-        for mv in range(nmoves if not backward else 1):   # backwards, later moves are asked for as needed
+        for mv in range(nmoves if not backward else 1):  # backwards, later moves are asked for as needed
             prefetch(words, ys[k + mv] // FIELDS)
         states += 1
     return states

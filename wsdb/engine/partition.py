@@ -20,6 +20,7 @@ from: the parent the single-process search (:mod:`.bfs`) keeps, which walks
 the sorted level and keeps the first. So the partitioned search stores
 exactly the rows of the single-process one.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -89,13 +90,14 @@ def expand_partition(eng, reps: np.ndarray, partitions: int) -> list[tuple[np.nd
     if not len(reps):
         empty = np.zeros((0, eng.layout.words), np.uint64)
         return [(empty, empty)] * partitions
-    uniq, first_at = dedupe(expand(eng, reps))   # the first row of a key is its smallest parent's: reps are sorted
+    uniq, first_at = dedupe(expand(eng, reps))  # the first row of a key is its smallest parent's: reps are sorted
     keys = unsortable(uniq, eng.layout.words)
     return split(keys, reps[first_at // eng.nmoves], partitions)
 
 
-def merge_partition(pieces: list[tuple[np.ndarray, np.ndarray]], above: np.ndarray,
-                    above2: np.ndarray, words: int) -> tuple[np.ndarray, np.ndarray]:
+def merge_partition(
+    pieces: list[tuple[np.ndarray, np.ndarray]], above: np.ndarray, above2: np.ndarray, words: int
+) -> tuple[np.ndarray, np.ndarray]:
     """One partition of the next level from its pieces (every expanding
     task's share): sorted distinct keys, each with its smallest parent, less
     those in ``above`` and ``above2`` (the sorted sortable keys of the same
@@ -105,7 +107,7 @@ def merge_partition(pieces: list[tuple[np.ndarray, np.ndarray]], above: np.ndarr
     if not len(keys):
         return keys, parents
     by_parent = np.argsort(sortable(parents), kind="stable")
-    uniq, first = np.unique(sortable(keys)[by_parent], return_index=True)   # stable: the smallest parent first
+    uniq, first = np.unique(sortable(keys)[by_parent], return_index=True)  # stable: the smallest parent first
     chosen = parents[by_parent][first]
     fresh = ~member(above, uniq)[0] & ~member(above2, uniq)[0]
     return unsortable(uniq[fresh], words), np.ascontiguousarray(chosen[fresh])
@@ -119,4 +121,3 @@ def sorted_share(levels: list[np.ndarray], j: int, partitions: int) -> np.ndarra
     keys = np.concatenate(levels)
     mine = keys[owner(keys, partitions) == j] if len(keys) else keys
     return distinct(sortable(mine)) if len(mine) else sortable(np.zeros((0, keys.shape[1]), np.uint64))
-

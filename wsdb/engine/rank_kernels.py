@@ -18,6 +18,7 @@ the same value from whichever thread, so the parallel loops need no locks.
 A move acts on each digit of the index through a table
 (:func:`move_tables`), so a neighbour's index is a few lookups.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,10 +26,10 @@ from numba import njit, prange
 
 from .compiling import announce_compiles
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 UNSEEN = 255
-CHUNKS = 4096   # work items per level: enough to balance the threads
+CHUNKS = 4096  # work items per level: enough to balance the threads
 # Threads take contiguous runs of work items, but a level's states can sit
 # in one part of the index space (on Rubik's Slide 4x4 hard mode, every
 # move swaps the checkerboard blocks, so a level lies in one half): item c
@@ -44,7 +45,7 @@ def _lehmer(p, s):
         c = 0
         pk = p[k]
         for j in range(k + 1, s):
-            c += p[j] < pk   # no branch: the comparisons are unpredictable
+            c += p[j] < pk  # no branch: the comparisons are unpredictable
         r = r * (s - k) + c
     return r
 
@@ -205,7 +206,7 @@ def digits(i, r, S, tail, parity, arr_parity, halve):
         odd = arr_parity[i]
         for k in range(m - 1):
             odd ^= parity[r[k]]
-        r[m - 1] = 2 * last + (odd ^ parity[2 * last])   # the even one of the pair
+        r[m - 1] = 2 * last + (odd ^ parity[2 * last])  # the even one of the pair
     else:
         r[m - 1] = last
     return i
@@ -276,8 +277,14 @@ def grow_level(table, depth, backward, digit, arrangement, src, parity, arr_pari
                 continue
             a = digits(i, r, S, tail, parity, arr_parity, halve)
             for mv in range(nmoves):
-                if _visit(table, i, neighbour(a, r, mv, S, tail, digit, arrangement, src, halve),
-                          cur_depth, nxt_depth, backward):
+                if _visit(
+                    table,
+                    i,
+                    neighbour(a, r, mv, S, tail, digit, arrangement, src, halve),
+                    cur_depth,
+                    nxt_depth,
+                    backward,
+                ):
                     break
 
 

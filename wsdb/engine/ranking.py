@@ -12,6 +12,7 @@ halved when every move is an even permutation; the kernels are in
 the same way as one block, its moves applied to the unranked state (they
 depend on where the blank is).
 """
+
 from __future__ import annotations
 
 import math
@@ -33,14 +34,14 @@ class Ranking:
     """The numbering of one puzzle's states: block layout and table size."""
 
     puzzle: Puzzle | SlidingPuzzle
-    blocks: np.ndarray       # (m, s) the cells of each block
-    cell_block: np.ndarray   # (n,) the block of each cell
-    cell_pos: np.ndarray     # (n,) a cell's place in its block
-    home: np.ndarray         # (labels,) the goal cell of each label
-    fact: np.ndarray         # factorials 0..max(m, s)
-    halve: bool              # every state even: the last block's rank halved
-    size: int                # indices 0..size-1
-    reachable: int           # states the goal can reach, where known in advance (else size)
+    blocks: np.ndarray  # (m, s) the cells of each block
+    cell_block: np.ndarray  # (n,) the block of each cell
+    cell_pos: np.ndarray  # (n,) a cell's place in its block
+    home: np.ndarray  # (labels,) the goal cell of each label
+    fact: np.ndarray  # factorials 0..max(m, s)
+    halve: bool  # every state even: the last block's rank halved
+    size: int  # indices 0..size-1
+    reachable: int  # states the goal can reach, where known in advance (else size)
 
     @classmethod
     def of(cls, puzzle: Puzzle | SlidingPuzzle) -> "Ranking":
@@ -51,12 +52,16 @@ class Ranking:
             size = math.factorial(n)
             return cls._laid_out(puzzle, np.arange(n)[None], np.arange(n), False, size, puzzle.states)
         if puzzle.c != n:
-            raise InputError(f"{puzzle.label}: a ranked table needs distinct pieces (a goal with "
-                            f"{n} different symbols); use the class census for coloured goals")
+            raise InputError(
+                f"{puzzle.label}: a ranked table needs distinct pieces (a goal with "
+                f"{n} different symbols); use the class census for coloured goals"
+            )
         blocks = np.array(best_blocks(puzzle.moves), dtype=np.int64)
         if blocks.shape[1] > MAX_BLOCK:
-            raise InputError(f"{puzzle.label}: its moves keep no blocks smaller than {blocks.shape[1]} cells: "
-                            f"a ranked table needs blocks of at most {MAX_BLOCK}")
+            raise InputError(
+                f"{puzzle.label}: its moves keep no blocks smaller than {blocks.shape[1]} cells: "
+                f"a ranked table needs blocks of at most {MAX_BLOCK}"
+            )
         even = all_even(puzzle.moves)
         home = np.empty(n, dtype=np.int64)
         home[puzzle.solved[0]] = np.arange(n)
@@ -64,8 +69,9 @@ class Ranking:
         return cls._laid_out(puzzle, blocks, home, even and blocks.shape[1] >= 2, size, size)
 
     @classmethod
-    def _laid_out(cls, puzzle, blocks: np.ndarray, home: np.ndarray, halve: bool, size: int,
-                  reachable: int) -> "Ranking":
+    def _laid_out(
+        cls, puzzle, blocks: np.ndarray, home: np.ndarray, halve: bool, size: int, reachable: int
+    ) -> "Ranking":
         cell_block = np.empty(puzzle.ncells, dtype=np.int64)
         cell_pos = np.empty(puzzle.ncells, dtype=np.int64)
         for k, cells in enumerate(blocks):
@@ -77,7 +83,7 @@ class Ranking:
     def rank(self, states: np.ndarray) -> np.ndarray:
         """Indices of states given as label cells, shape (K, n) or (n,)."""
         states = np.asarray(states)
-        at = np.ascontiguousarray(self.home[states.reshape(-1, self.puzzle.ncells)])   # one layout, one compile
+        at = np.ascontiguousarray(self.home[states.reshape(-1, self.puzzle.ncells)])  # one layout, one compile
         out = rk.rank_many(at, self.blocks, self.cell_block, self.cell_pos, self.fact, self.halve)
         return out if states.ndim == 2 else out[0]
 
@@ -94,12 +100,13 @@ class Ranking:
     @cached_property
     def tables(self) -> tuple[np.ndarray, ...]:
         """Each move's action on the index's digits (:func:`.rank_kernels.move_tables`)."""
+        assert not isinstance(self.puzzle, SlidingPuzzle), "its moves depend on the state: no tables"
         moves = self.puzzle.moves
         # indexing can lay these out either way; the kernels take one layout (one compile)
-        src = np.ascontiguousarray(self.cell_block[moves[:, self.blocks[:, 0]]])   # (M, m)
+        src = np.ascontiguousarray(self.cell_block[moves[:, self.blocks[:, 0]]])  # (M, m)
         if (self.cell_block[moves[:, self.blocks]] != src[:, :, None]).any():
             raise ValueError("the blocks are not a block system of the moves")
-        pos = np.ascontiguousarray(self.cell_pos[moves[:, self.blocks]])           # (M, m, s)
+        pos = np.ascontiguousarray(self.cell_pos[moves[:, self.blocks]])  # (M, m, s)
         digit, arrangement, parity, arr_parity = rk.move_tables(self.blocks, src, pos, self.fact)
         return digit, arrangement, src, parity, arr_parity
 
@@ -117,8 +124,9 @@ class Ranking:
         """Mark the states at distance depth+1 in ``table`` (see
         :func:`.rank_kernels.grow_level`) and return how many there are."""
         if isinstance(self.puzzle, SlidingPuzzle):
-            rk.grow_sliding(table, depth, backward, self.puzzle.adjacency, self.blocks, self.cell_block,
-                            self.cell_pos, self.fact)
+            rk.grow_sliding(
+                table, depth, backward, self.puzzle.adjacency, self.blocks, self.cell_block, self.cell_pos, self.fact
+            )
         else:
             rk.grow_level(table, depth, backward, *self.tables, self.halve)
         return int(rk.count_value(table, depth + 1))

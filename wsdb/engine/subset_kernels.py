@@ -22,6 +22,7 @@ swap are as far from the goal, so only the words without the last cell are
 numbered (``last``: C(N-1, k), half of them); a neighbour with it is
 swapped before it is ranked.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,9 +34,9 @@ from .intrinsics import atomic_and, prefetch
 from .packed_kernels import FIELDS, GROUP, LOW, fields
 from .rank_kernels import CHUNKS, SPREAD
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
-BYTES = 8   # a word's bytes: up to 64 cells
+BYTES = 8  # a word's bytes: up to 64 cells
 
 
 def binomials(ncells: int) -> np.ndarray:
@@ -200,7 +201,7 @@ def grow_mod3(words, size, depth, backward, k, ncells, binom, P, R, last, full):
     state's neighbour (at depth or more) is only at depth."""
     nmoves = P.shape[0]
     here, mark = depth % 3, (depth + 1) % 3
-    clear = np.uint64(3 ^ mark)   # unseen is 11: clearing these bits writes ``mark``
+    clear = np.uint64(3 ^ mark)  # unseen is 11: clearing these bits writes ``mark``
     counts = np.zeros(CHUNKS, dtype=np.int64)
     nwords = (size + FIELDS - 1) // FIELDS
     step = (nwords + CHUNKS - 1) // CHUNKS
@@ -305,8 +306,7 @@ def descend(words, cell, depth, attempt, P, R, last, full, path):
     while d > 0:
         want = np.uint64((d - 1) % 3)
         choice = choice * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
-        mv = _coded_move(words, cell, want, np.int64((choice >> np.uint64(33)) % np.uint64(nmoves)), P, R, last,
-                         full)
+        mv = _coded_move(words, cell, want, np.int64((choice >> np.uint64(33)) % np.uint64(nmoves)), P, R, last, full)
         path[depth - d] = mv
         cell = moved(cell, P, mv)
         d -= 1
@@ -322,8 +322,12 @@ def _coded_move(words, cell, want, start, P, R, last, full):
     overlap."""
     nmoves = P.shape[0]
     for j in range(0, nmoves, 4):
-        m0, m1, m2, m3 = (start + j) % nmoves, (start + j + 1) % nmoves, (start + j + 2) % nmoves, \
-            (start + j + 3) % nmoves
+        m0, m1, m2, m3 = (
+            (start + j) % nmoves,
+            (start + j + 1) % nmoves,
+            (start + j + 2) % nmoves,
+            (start + j + 3) % nmoves,
+        )
         y0 = _neighbour(cell, P, R, m0, last, full)
         prefetch(words, y0 // FIELDS)
         y1 = _neighbour(cell, P, R, m1, last, full)
@@ -413,5 +417,17 @@ def distances_of(words, cells, P, R, last, full):
     return out
 
 
-__all__ = ["binomials", "rank_tables", "move_tables", "unrank", "rank_many", "unrank_many", "grow_mod3",
-           "with_code", "descend", "exact_distance", "least_coded", "distances_of"]
+__all__ = [
+    "binomials",
+    "rank_tables",
+    "move_tables",
+    "unrank",
+    "rank_many",
+    "unrank_many",
+    "grow_mod3",
+    "with_code",
+    "descend",
+    "exact_distance",
+    "least_coded",
+    "distances_of",
+]

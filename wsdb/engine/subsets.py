@@ -5,6 +5,7 @@ state and its colour swap share an index (:mod:`.subset_kernels`). The
 table keeps each state's distance mod 3, so shortest paths can be read
 from it after the census.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,10 +39,10 @@ class SubsetRanking:
     """The numbering of a two-colour puzzle's states by the cells of colour 0."""
 
     puzzle: Puzzle
-    k: int              # cells of colour 0
-    halved: bool        # a state and its colour swap share one index
-    size: int           # indices 0..size-1
-    reachable: int      # states the goal reaches (every arrangement is a state)
+    k: int  # cells of colour 0
+    halved: bool  # a state and its colour swap share one index
+    size: int  # indices 0..size-1
+    reachable: int  # states the goal reaches (every arrangement is a state)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> "SubsetRanking":
@@ -100,8 +101,7 @@ class SubsetRanking:
         """Mark the states at distance depth+1 (:func:`.subset_kernels.grow_mod3`);
         how many indices they are."""
         binom, P, R, last, full = self.tables
-        return int(sk.grow_mod3(words, self.size, depth, backward, self.k, self.puzzle.ncells, binom, P, R,
-                                last, full))
+        return int(sk.grow_mod3(words, self.size, depth, backward, self.k, self.puzzle.ncells, binom, P, R, last, full))
 
     @staticmethod
     def codes(words: np.ndarray, indices: np.ndarray) -> np.ndarray:

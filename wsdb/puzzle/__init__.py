@@ -15,8 +15,18 @@ else from wsdb but :mod:`wsdb.errors`.
 * :mod:`.replay`   a move sequence played out, every state along the way
 * :mod:`.tree_key` :class:`TreeKey`, a stored tree's identity
 """
+
 from .model import Puzzle, check_grid, random_states, wrapslide
 from .text import format_state, format_states, parse_grouped, parse_state, parse_states
 
-__all__ = ["Puzzle", "check_grid", "random_states", "wrapslide",
-           "format_state", "format_states", "parse_grouped", "parse_state", "parse_states"]
+__all__ = [
+    "Puzzle",
+    "check_grid",
+    "random_states",
+    "wrapslide",
+    "format_state",
+    "format_states",
+    "parse_grouped",
+    "parse_state",
+    "parse_states",
+]

@@ -14,6 +14,7 @@ joining the images of every joined pair under every move until nothing
 changes. The result is an equivalence the moves preserve, i.e. a block
 system.
 """
+
 from __future__ import annotations
 
 import math

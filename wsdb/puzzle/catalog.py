@@ -2,10 +2,11 @@
 default, and the other puzzles of the source documents, each a definition
 on the same engine (the sliding-tile puzzle, whose moves depend on the
 state, for the ranked census only)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Literal, get_args
 
 import numpy as np
 
@@ -20,16 +21,24 @@ from .tree_key import TreeKey
 
 #: name -> (constructor (n, goal), allowed board sizes, what it is)
 OTHERS: dict[str, tuple[Callable[[int, str | None], Puzzle], range, str]] = {
-    "rubeish": (rubeish, range(2, 9),
-                "rows and columns rotate by any amount (Harris 2009)"),
-    "rubiks-slide-easy": (lambda n, goal: rubiks_slide(n, "easy", goal), range(2, 9),
-                          "R, U and a 90-degree turn of the board"),
-    "rubiks-slide-hard": (lambda n, goal: rubiks_slide(n, "hard", goal), range(2, 9),
-                          "R, U and a one-step turn of every ring"),
-    "rotate2x2": (rotate2x2, range(2, 9),
-                  "any 2x2 block turns a quarter (Bosch 2020)"),
+    "rubeish": (rubeish, range(2, 9), "rows and columns rotate by any amount (Harris 2009)"),
+    "rubiks-slide-easy": (
+        lambda n, goal: rubiks_slide(n, "easy", goal),
+        range(2, 9),
+        "R, U and a 90-degree turn of the board",
+    ),
+    "rubiks-slide-hard": (
+        lambda n, goal: rubiks_slide(n, "hard", goal),
+        range(2, 9),
+        "R, U and a one-step turn of every ring",
+    ),
+    "rotate2x2": (rotate2x2, range(2, 9), "any 2x2 block turns a quarter (Bosch 2020)"),
 }
-NAMES = ("wrapslide",) + tuple(OTHERS) + ("sliding",)
+#: every puzzle's name, as a type (the API's models check against it)
+OtherPuzzleName = Literal["rubeish", "rubiks-slide-easy", "rubiks-slide-hard", "rotate2x2", "sliding"]
+PuzzleName = Literal["wrapslide", OtherPuzzleName]
+NAMES: tuple[str, ...] = get_args(PuzzleName)
+assert NAMES == ("wrapslide", *OTHERS, "sliding"), "PuzzleName names the catalog's puzzles, in its order"
 
 
 @dataclass(frozen=True)
@@ -58,8 +67,14 @@ def kind(name: str | None) -> Kind:
     return Kind(name, grid=name == "wrapslide", rows_only=name == "sliding")
 
 
-def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
-               m: int | None = None, colours_required: bool = False) -> Puzzle | SlidingPuzzle:
+def get_puzzle(
+    name: str,
+    n: int,
+    c: int | None = None,
+    goal: str | None = None,
+    m: int | None = None,
+    colours_required: bool = False,
+) -> Puzzle | SlidingPuzzle:
     """The puzzle ``name`` on an n x n board: Wrapslide with c colours
     (4 unless given; with ``colours_required`` c must be given, as the
     commands that name one tree require), any other with ``goal`` (default:
@@ -69,8 +84,10 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
         raise InputError(f"--m is the sliding puzzle's number of columns: {name} is played on n x n")
     if name == "sliding":
         if goal is not None or c is not None:
-            raise InputError("the sliding puzzle takes --n rows and --m columns: its goal is the tiles "
-                            "in reading order, the blank last")
+            raise InputError(
+                "the sliding puzzle takes --n rows and --m columns: its goal is the tiles "
+                "in reading order, the blank last"
+            )
         return SlidingPuzzle(n, m if m is not None else n)
     if name == "wrapslide":
         if c is None and colours_required:
@@ -86,8 +103,9 @@ def get_puzzle(name: str, n: int, c: int | None = None, goal: str | None = None,
     if c is not None:
         raise InputError(f"--c is Wrapslide's colour count: give {name} a --goal instead")
     if goal is None and n * n > 16:
-        raise InputError(f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal "
-                        "with at most 16 distinct symbols")
+        raise InputError(
+            f"{name} on {n}x{n} has too many cells for distinct pieces: give a --goal with at most 16 distinct symbols"
+        )
     return make(n, goal)
 
 
@@ -96,7 +114,7 @@ def stored_puzzle(tree: TreeKey) -> Puzzle | SlidingPuzzle:
     it (its kinds of root, whether it is a subgame) its definition answers."""
     if tree.puzzle == "wrapslide":
         return wrapslide(tree.n, tree.c)
-    if tree.puzzle == "sliding":   # n rows of c / n cells
+    if tree.puzzle == "sliding":  # n rows of c / n cells
         return SlidingPuzzle(tree.n, tree.c // tree.n)
     return get_puzzle(tree.puzzle, tree.n, goal=tree.root)
 
@@ -108,7 +126,7 @@ def describe(tree: TreeKey) -> tuple[str, str]:
     if tree.puzzle == "wrapslide":
         flag = "" if root == "all" else f" --root {root}"
         return f"{n}x{n} {c}-colour", f"wsdb build --n {n} --c {c}{flag}"
-    if tree.puzzle == "sliding":   # n rows of c / n cells, the goal fixed
+    if tree.puzzle == "sliding":  # n rows of c / n cells, the goal fixed
         return f"sliding {n}x{c // n} {root}", f"wsdb build --puzzle sliding --n {n} --m {c // n}"
     return f"{tree.puzzle} {n}x{n} {root}", f"wsdb build --puzzle {tree.puzzle} --n {n} --goal {root}"
 
@@ -139,14 +157,20 @@ def parse_puzzle_states(name: str, states: list[str], goal: str | None = None) -
     if name not in OTHERS:
         raise InputError(f"unknown puzzle {name!r} here: expected one of {', '.join(OTHERS)}, sliding")
     groups: dict[int, tuple[Puzzle, list[int], list[np.ndarray]]] = {}
+
+    def board(n: int) -> Puzzle:
+        made = get_puzzle(name, n, goal=goal)
+        assert isinstance(made, Puzzle)  # the catalog's other puzzles permute cells
+        return made
+
     if goal is not None:
-        fixed = get_puzzle(name, board_size(goal, "goal"), goal=goal)
+        fixed = board(board_size(goal, "goal"))
         groups[fixed.n] = (fixed, [], [])
     for i, text in enumerate(states):
         try:
             n = fixed.n if goal is not None else board_size(text, "state")
             if n not in groups:
-                groups[n] = (get_puzzle(name, n, goal=goal), [], [])
+                groups[n] = (board(n), [], [])
             puzzle, positions, cells = groups[n]
             cells.append(parse_cells(puzzle, text))
             positions.append(i)
@@ -169,8 +193,7 @@ def _sliding_states(states: list[str], goal: str | None) -> dict:
     """:func:`parse_puzzle_states` for the sliding puzzle, whose board is
     read from each state's rows (split by '/'); grouped by (rows, cols)."""
     if goal is not None:
-        raise InputError("the sliding puzzle's goal is fixed (tiles in reading order, the blank last): "
-                        "give no --goal")
+        raise InputError("the sliding puzzle's goal is fixed (tiles in reading order, the blank last): give no --goal")
     groups: dict = {}
     for i, text in enumerate(states):
         try:

@@ -15,6 +15,7 @@ it carries the move set onto itself (so distances are preserved) and the
 goal onto itself (so the distance to the goal is). Distinct labels rarely
 keep any map but the identity; coloured goals often do.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,9 @@ from .symmetry import closure, inverse
 from .text import parse_goal
 
 
-def define(name: str, n: int, moves: list[np.ndarray], names: list[str], goal: str,
-           candidates: np.ndarray | None = None) -> Puzzle:
+def define(
+    name: str, n: int, moves: list[np.ndarray], names: list[str], goal: str, candidates: np.ndarray | None = None
+) -> Puzzle:
     """A :class:`Puzzle` from its moves (``new[i] = old[p[i]]``, one move
     each), their names, the goal text and candidate symmetry maps.
 
@@ -50,13 +52,26 @@ def define(name: str, n: int, moves: list[np.ndarray], names: list[str], goal: s
         raise ValueError(f"{name}: the inverse of {kept[int(np.argmin(inv))]} is not a move")
     m = len(perms_arr)
     blocked = np.zeros((m + 1, m), dtype=np.bool_)
-    blocked[np.arange(m), inv] = True   # never undo the last move; the start row allows all
+    blocked[np.arange(m), inv] = True  # never undo the last move; the start row allows all
     maps = symmetries(perms_arr, cells, candidates if candidates is not None else ident[None])
-    text = "/".join("".join(symbols[v] for v in cells[i * n:(i + 1) * n]) for i in range(n))
-    return Puzzle(n=n, c=len(symbols), counts=tuple(np.bincount(cells, minlength=len(symbols)).tolist()),
-                  moves=perms_arr, move_names=tuple(kept), move_family=np.arange(m), move_inverse=inv,
-                  blocked=blocked, maps=maps, interchangeable=1, map_base=None, solved=cells[None],
-                  name=name, symbols=symbols, goal=text)
+    text = "/".join("".join(symbols[v] for v in cells[i * n : (i + 1) * n]) for i in range(n))
+    return Puzzle(
+        n=n,
+        c=len(symbols),
+        counts=tuple(np.bincount(cells, minlength=len(symbols)).tolist()),
+        moves=perms_arr,
+        move_names=tuple(kept),
+        move_family=np.arange(m),
+        move_inverse=inv,
+        blocked=blocked,
+        maps=maps,
+        interchangeable=1,
+        map_base=None,
+        solved=cells[None],
+        name=name,
+        symbols=symbols,
+        goal=text,
+    )
 
 
 def symmetries(moves: np.ndarray, goal: np.ndarray, candidates: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ Conventions: cells are numbered row-major, ``i = r * n + j``; a permutation
 ``p`` acts as ``new[i] = old[p[i]]``; colours inside the library are
 0..c-1 (printed as 1..c), the last colour being the one with (5-c)q cells.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -34,25 +35,25 @@ class Puzzle:
     (:mod:`wsdb.puzzle.catalog`)."""
 
     n: int
-    c: int                           # number of distinct labels (colours)
-    counts: tuple[int, ...]          # cells per colour, colour 0 first
-    moves: np.ndarray                # (M, n*n) cell permutations
-    move_names: tuple[str, ...]      # thesis notation, same order as moves
-    move_family: np.ndarray          # (M,) family of each move (rows of ``blocked``)
-    move_inverse: np.ndarray         # (M,) the move undoing each move
-    blocked: np.ndarray              # (F+1, F) pruning table, last row the start
-    maps: np.ndarray                 # (32, n*n) geometric symmetry maps
-    interchangeable: int             # colours 0..k-1 may be permuted freely
-    map_base: np.ndarray | None      # maps = these, each then a half-grid translation
-                                     # (None: no such structure; the engine uses every map)
+    c: int  # number of distinct labels (colours)
+    counts: tuple[int, ...]  # cells per colour, colour 0 first
+    moves: np.ndarray  # (M, n*n) cell permutations
+    move_names: tuple[str, ...]  # thesis notation, same order as moves
+    move_family: np.ndarray  # (M,) family of each move (rows of ``blocked``)
+    move_inverse: np.ndarray  # (M,) the move undoing each move
+    blocked: np.ndarray  # (F+1, F) pruning table, last row the start
+    maps: np.ndarray  # (32, n*n) geometric symmetry maps
+    interchangeable: int  # colours 0..k-1 may be permuted freely
+    map_base: np.ndarray | None  # maps = these, each then a half-grid translation
+    # (None: no such structure; the engine uses every map)
     solved: np.ndarray = field(repr=False)  # (s, n*n) every solved state
-    name: str = "wrapslide"          # the puzzle's name (wsdb census --puzzle)
-    symbols: str = ""                # how labels 0..c-1 are written ("" -> digits 1..c)
-    goal: str = ""                   # another puzzle: its goal as text
+    name: str = "wrapslide"  # the puzzle's name (wsdb census --puzzle)
+    symbols: str = ""  # how labels 0..c-1 are written ("" -> digits 1..c)
+    goal: str = ""  # another puzzle: its goal as text
     #: the kinds of level 0 a tree may grow from (Wrapslide: every solved state,
     #: or the thesis' single root; another puzzle: its goal alone, so none to choose)
     roots: tuple[str, ...] = ()
-    ranked_only: bool = False        # counted and stored only through the ranked table
+    ranked_only: bool = False  # counted and stored only through the ranked table
     #: every arrangement of the labels is a state (Wrapslide, thesis (3.1)); another
     #: puzzle's moves may reach only some, so its random states come from its tree
     every_arrangement: bool = False
@@ -84,7 +85,7 @@ class Puzzle:
     def label(self) -> str:
         if self.title:
             return self.title
-        if self.roots:   # a Wrapslide grid: its size and colours
+        if self.roots:  # a Wrapslide grid: its size and colours
             return f"{self.n}x{self.n} {self.c}-colour"
         return f"{self.name} {self.n}x{self.n} {self.goal}"
 
@@ -112,7 +113,7 @@ class Puzzle:
 
     def move_index(self, name: str) -> int:
         """Index of a move given by name (Wrapslide: thesis notation, ``T1``, ``r3``...)."""
-        if self.roots:   # a Wrapslide grid: the thesis' notation, any case
+        if self.roots:  # a Wrapslide grid: the thesis' notation, any case
             return mv.index(self.n, name)
         if name.strip() in self.move_names:
             return self.move_names.index(name.strip())
@@ -146,7 +147,9 @@ def _quadrant_state(n: int, quads) -> np.ndarray:
 def check_grid(n: int, c: int) -> None:
     """Refuse grid sizes and colour counts outside the game's rules."""
     if not (isinstance(n, numbers.Integral) and n >= 2 and n % 2 == 0 and n <= MAX_N):
-        raise InputError(f"grid size n={n} is not allowed: expected an even n from 2 to {MAX_N} (4, 6 and 8 are the game's sizes)")
+        raise InputError(
+            f"grid size n={n} is not allowed: expected an even n from 2 to {MAX_N} (4, 6 and 8 are the game's sizes)"
+        )
     if c not in (2, 3, 4):
         raise InputError(f"colour count c={c} is not allowed: expected 2, 3 or 4")
 
@@ -166,11 +169,22 @@ def wrapslide(n: int, c: int) -> Puzzle:
         for quads in itertools.product(range(c), repeat=4)
         if [quads.count(col) for col in range(c)] == quad_counts
     ]
-    return Puzzle(n=n, c=c, counts=counts, moves=perms, move_names=names,
-                  move_family=mv.families(n), move_inverse=mv.inverses(n), blocked=mv.BLOCKED,
-                  maps=geometric_maps(n), interchangeable=interchangeable_colours(c),
-                  map_base=dihedral_maps(n) if n >= 4 else None, solved=np.stack(solved),
-                  roots=("all", "single"), every_arrangement=True)
+    return Puzzle(
+        n=n,
+        c=c,
+        counts=counts,
+        moves=perms,
+        move_names=names,
+        move_family=mv.families(n),
+        move_inverse=mv.inverses(n),
+        blocked=mv.BLOCKED,
+        maps=geometric_maps(n),
+        interchangeable=interchangeable_colours(c),
+        map_base=dihedral_maps(n) if n >= 4 else None,
+        solved=np.stack(solved),
+        roots=("all", "single"),
+        every_arrangement=True,
+    )
 
 
 def merged_colours(puzzle: Puzzle, together: str) -> list[int]:
@@ -178,8 +192,9 @@ def merged_colours(puzzle: Puzzle, together: str) -> list[int]:
     more, not all."""
     picked = sorted({int(ch) - 1 for ch in together}) if together.isdigit() else []
     if len(picked) < 2 or len(picked) == puzzle.c or picked[-1] >= puzzle.c or picked[0] < 0:
-        raise InputError(f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but "
-                        f"not all, as digits (e.g. 12)")
+        raise InputError(
+            f"--merge {together!r}: expected two or more of the colours 1-{puzzle.c}, but not all, as digits (e.g. 12)"
+        )
     return picked
 
 
@@ -201,21 +216,24 @@ def merged(puzzle: Puzzle, together: str) -> Puzzle:
     while same < len(counts) and counts[same] == counts[0]:
         same += 1
     swapped = {tuple(s) for s in solved.tolist()}
-    if same > 1 and any(tuple(np.where(s == 0, 1, np.where(s == 1, 0, s))) not in swapped
-                        for s in solved):
+    if same > 1 and any(tuple(np.where(s == 0, 1, np.where(s == 1, 0, s))) not in swapped for s in solved):
         same = 1
     names = "+".join(str(k + 1) for k in picked)
-    title = (f"{puzzle.n}x{puzzle.n} {puzzle.c}-colour with colours {names} merged "
-             f"({' / '.join(str(k) for k in counts)} cells)")
-    return replace(puzzle, c=len(counts), counts=tuple(counts), solved=solved, interchangeable=same,
-                   title=title, roots=("all",))
+    title = (
+        f"{puzzle.n}x{puzzle.n} {puzzle.c}-colour with colours {names} merged "
+        f"({' / '.join(str(k) for k in counts)} cells)"
+    )
+    return replace(
+        puzzle, c=len(counts), counts=tuple(counts), solved=solved, interchangeable=same, title=title, roots=("all",)
+    )
 
 
 def merged_goal_count(puzzle: Puzzle, together: str) -> int:
     """How many states :func:`merged_goal_states` lists."""
     picked, coarse = merged_colours(puzzle, together), merged(puzzle, together)
-    return math.prod(math.comb(sum(puzzle.counts[k] for k in picked[i:]), puzzle.counts[picked[i]])
-                     for i in range(len(picked) - 1)) * len(coarse.solved)
+    return math.prod(
+        math.comb(sum(puzzle.counts[k] for k in picked[i:]), puzzle.counts[picked[i]]) for i in range(len(picked) - 1)
+    ) * len(coarse.solved)
 
 
 def merged_goal_states(puzzle: Puzzle, together: str) -> np.ndarray:

@@ -14,6 +14,7 @@ they commute; two moves of one family add up to one move of that family.
 Everything here is plain numpy and Python; the search kernels receive the
 pruning table as an array instead of knowing the rule.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,22 +24,26 @@ import numpy as np
 from ..errors import InputError
 
 FAMILIES = "TBLR"
-HORIZONTAL = (0, 1)   # T, B: rows slide sideways
-VERTICAL = (2, 3)     # L, R: columns slide up and down
+HORIZONTAL = (0, 1)  # T, B: rows slide sideways
+VERTICAL = (2, 3)  # L, R: columns slide up and down
 
-_NAME = re.compile(r"^([TBLR])([0-9]+)$")   # ASCII digits: int() would take "٣" or "１"
+_NAME = re.compile(r"^([TBLR])([0-9]+)$")  # ASCII digits: int() would take "٣" or "１"
 
 #: ``BLOCKED[f, g]``: after a move of family f, no move of family g follows.
 #: Two moves of one family merge into one, and the commuting partner's moves
 #: are put in one order (T before B, L before R), so every sequence has an
 #: equivalent pruned one that is no longer: optimal searches stay optimal.
 #: Row ``START`` is the root, where every move is allowed.
-BLOCKED = np.array([[1, 0, 0, 0],   # after T: no T
-                    [1, 1, 0, 0],   # after B: no T, no B
-                    [0, 0, 1, 0],   # after L: no L
-                    [0, 0, 1, 1],   # after R: no L, no R
-                    [0, 0, 0, 0]],  # at the start: anything
-                   dtype=np.bool_)
+BLOCKED = np.array(
+    [
+        [1, 0, 0, 0],  # after T: no T
+        [1, 1, 0, 0],  # after B: no T, no B
+        [0, 0, 1, 0],  # after L: no L
+        [0, 0, 1, 1],  # after R: no L, no R
+        [0, 0, 0, 0],
+    ],  # at the start: anything
+    dtype=np.bool_,
+)
 START = 4
 
 
@@ -53,7 +58,7 @@ def slide_moves(n: int) -> tuple[np.ndarray, tuple[str, ...]]:
             if fam in "TB":  # a half slides k cells left
                 rows = r < h if fam == "T" else r >= h
                 src = np.where(rows, r * n + (j + k) % n, r * n + j)
-            else:            # a half slides k cells up
+            else:  # a half slides k cells up
                 cols = j < h if fam == "L" else j >= h
                 src = np.where(cols, ((r + k) % n) * n + j, r * n + j)
             perms.append(src)
@@ -64,11 +69,11 @@ def slide_moves(n: int) -> tuple[np.ndarray, tuple[str, ...]]:
 def index(n: int, name: str) -> int:
     """Index of a move given in thesis notation (``T1``, ``r3``...)."""
     m = _NAME.match(name.strip().upper())
-    if m is None or len(m.group(2)) > 3 or not 1 <= int(m.group(2)) <= n - 1:   # no 5,000-digit int()
+    if m is None or len(m.group(2)) > 3 or not 1 <= int(m.group(2)) <= n - 1:  # no 5,000-digit int()
         shown = name if len(name) <= 40 else name[:37] + "..."
         raise InputError(
-            f"unknown move {shown!r}: expected T, B, L or R followed by a distance "
-            f"1..{n - 1} (e.g. T1 or R{n - 1})")
+            f"unknown move {shown!r}: expected T, B, L or R followed by a distance 1..{n - 1} (e.g. T1 or R{n - 1})"
+        )
     return FAMILIES.index(m.group(1)) * (n - 1) + int(m.group(2)) - 1
 
 
@@ -108,7 +113,7 @@ def simplify(n: int, seq: list[int]) -> list[int]:
         k += 1
         i = len(out) - 1
         while i >= 0 and out[i] // per != fam and out[i] // per // 2 == fam // 2:
-            i -= 1   # a move of the commuting partner family
+            i -= 1  # a move of the commuting partner family
         if i >= 0 and out[i] // per == fam:
             k = (k + out[i] % per + 1) % n
             del out[i]

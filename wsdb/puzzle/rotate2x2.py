@@ -2,6 +2,7 @@
 docs/puzzles.md): on an n x n board of coloured dots, any 2x2 block turns
 a quarter clockwise or anticlockwise, each turn one move; the goal is a
 chosen configuration."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -23,9 +24,9 @@ def rotate2x2(n: int = 3, goal: str | None = None) -> Puzzle:
     moves, names = [], []
     for y in range(n - 1):
         for x in range(n - 1):
-            a, b, c, d = y * n + x, y * n + x + 1, (y + 1) * n + x + 1, (y + 1) * n + x   # clockwise
+            a, b, c, d = y * n + x, y * n + x + 1, (y + 1) * n + x + 1, (y + 1) * n + x  # clockwise
             p = np.arange(n * n)
-            p[b], p[c], p[d], p[a] = a, b, c, d   # the dot at a moves on to b, b to c, ...
+            p[b], p[c], p[d], p[a] = a, b, c, d  # the dot at a moves on to b, b to c, ...
             moves += [p, inverse(p)]
             names += [f"{x},{y},T", f"{x},{y},F"]
     return define("rotate2x2", n, moves, names, goal or distinct_goal(n), dihedral_maps(n))

@@ -2,6 +2,7 @@
 an n x n board whose every row and every column rotates cyclically, by any
 amount, each rotation one move. On 3x3 with nine distinct pieces the
 states are the even permutations (A9, 181,440) and God's number is 8."""
+
 from __future__ import annotations
 
 from functools import lru_cache

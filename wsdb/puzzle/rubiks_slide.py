@@ -11,6 +11,7 @@ is one move.
 The default goal numbers the cells 1..n^2 (the thesis' "16 unique
 colours"); a goal with fewer symbols is one of its subgames.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -34,8 +35,12 @@ def rings(n: int) -> list[list[int]]:
         if lo == hi:
             out.append([lo * n + lo])
             continue
-        ring = [lo * n + c for c in range(lo, hi)] + [r * n + hi for r in range(lo, hi)] + \
-            [hi * n + c for c in range(hi, lo, -1)] + [r * n + lo for r in range(hi, lo, -1)]
+        ring = (
+            [lo * n + c for c in range(lo, hi)]
+            + [r * n + hi for r in range(lo, hi)]
+            + [hi * n + c for c in range(hi, lo, -1)]
+            + [r * n + lo for r in range(hi, lo, -1)]
+        )
         out.append(ring)
     return out
 
@@ -45,7 +50,7 @@ def ring_step(n: int) -> np.ndarray:
     p = np.arange(n * n)
     for ring in rings(n):
         for t, cell in enumerate(ring):
-            p[ring[(t + 1) % len(ring)]] = cell   # the piece at ring[t] moves on to ring[t+1]
+            p[ring[(t + 1) % len(ring)]] = cell  # the piece at ring[t] moves on to ring[t+1]
     return p
 
 
@@ -54,8 +59,8 @@ def rubiks_slide(n: int = 4, mode: str = "easy", goal: str | None = None) -> Puz
     """Rubik's Slide on n x n in ``mode`` ('easy' or 'hard'); moves R, R',
     U, U', C, C'."""
     r, j = np.divmod(np.arange(n * n), n)
-    right = r * n + (j - 1) % n          # the piece left of a cell moves into it
-    up = ((r + 1) % n) * n + j           # the piece below a cell moves into it
+    right = r * n + (j - 1) % n  # the piece left of a cell moves into it
+    up = ((r + 1) % n) * n + j  # the piece below a cell moves into it
     turn = quarter_turn(n) if mode == "easy" else ring_step(n)
     moves = [right, inverse(right), up, inverse(up), turn, inverse(turn)]
     names = ["R", "R'", "U", "U'", "C", "C'"]

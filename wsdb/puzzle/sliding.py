@@ -9,6 +9,7 @@ permutations and the class builder does not apply; it is data of another
 shape (the board's adjacency), counted by the ranked census
 (:func:`wsdb.engine.ranking.Ranking.of`, one byte per arrangement).
 """
+
 from __future__ import annotations
 
 import math
@@ -21,7 +22,7 @@ from ..errors import InputError
 from .text import DISTINCT, parse_tiles, state_texts
 
 BLANK = "_"
-MAX_CELLS = 12   # 12! = 479,001,600 arrangements, one byte each
+MAX_CELLS = 12  # 12! = 479,001,600 arrangements, one byte each
 #: A move is named by the way its tile goes: the tile above the blank slides
 #: down (D), the one below up (U), the one left of it right (R), the one
 #: right of it left (L), in the order of :attr:`SlidingPuzzle.adjacency`.
@@ -38,15 +39,17 @@ class SlidingPuzzle:
     #: its moves depend on the state, so the class builder does not apply: it is
     #: counted and stored whole through the ranked table (one byte a state)
     ranked_only: bool = True
-    roots: tuple[str, ...] = ()   # one goal, no kinds of root
-    subgame: bool = False         # every tile distinct
-    every_arrangement: bool = False   # half of them reach the goal
-    interchangeable: int = 1      # no labels may be swapped: every tile is distinct
+    roots: tuple[str, ...] = ()  # one goal, no kinds of root
+    subgame: bool = False  # every tile distinct
+    every_arrangement: bool = False  # half of them reach the goal
+    interchangeable: int = 1  # no labels may be swapped: every tile is distinct
 
     def __post_init__(self):
         if not (2 <= self.rows and 2 <= self.cols and self.rows * self.cols <= MAX_CELLS):
-            raise InputError(f"sliding puzzle {self.rows}x{self.cols}: expected at least 2 rows and 2 columns "
-                            f"and at most {MAX_CELLS} cells")
+            raise InputError(
+                f"sliding puzzle {self.rows}x{self.cols}: expected at least 2 rows and 2 columns "
+                f"and at most {MAX_CELLS} cells"
+            )
 
     @property
     def ncells(self) -> int:
@@ -92,7 +95,7 @@ class SlidingPuzzle:
     @property
     def symbols(self) -> str:
         """Tiles 1..9, A, B, ... in order, the blank last."""
-        return DISTINCT[:self.ncells - 1] + BLANK
+        return DISTINCT[: self.ncells - 1] + BLANK
 
     @property
     def goal(self) -> str:

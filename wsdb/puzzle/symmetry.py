@@ -7,6 +7,7 @@ columns; it has 32 elements for every even n >= 4. Colour permutations are
 handled separately (they act on values, not cells): the colours whose counts
 are equal may be permuted freely.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -101,7 +102,7 @@ def canonical_cells(cells: np.ndarray, maps: np.ndarray, k: int) -> np.ndarray:
     order). The numba kernels do the same at scale; this path serves small
     lookups without loading numba, and cross-checks the kernels in tests."""
     cells = np.atleast_2d(np.asarray(cells, dtype=np.uint8))
-    imgs = cells[:, maps]                                  # (S, G, N)
+    imgs = cells[:, maps]  # (S, G, N)
     if k > 1:
         # relabel colours 0..k-1 in order of first appearance (thesis §3.4)
         first = np.stack([np.argmax(imgs == v, axis=-1) for v in range(k)], axis=-1)
@@ -110,7 +111,7 @@ def canonical_cells(cells: np.ndarray, maps: np.ndarray, k: int) -> np.ndarray:
         imgs = np.take_along_axis(lut.astype(np.uint8), imgs.astype(np.intp), axis=-1)
     s, g, n = imgs.shape
     flat = imgs.reshape(s * g, n)
-    order = np.lexsort(flat.T[::-1]).reshape(-1)          # lexicographic rank of every image
+    order = np.lexsort(flat.T[::-1]).reshape(-1)  # lexicographic rank of every image
     ranks = np.empty(s * g, dtype=np.int64)
     ranks[order] = np.arange(s * g)
     best = np.argmin(ranks.reshape(s, g), axis=1)

@@ -10,6 +10,7 @@ symbols are its labels), the sliding puzzle its tiles 1..9, A, B, ... and
 the blank ``_``, rows of its width; every puzzle's output is its symbols,
 rows joined by '/' (:func:`state_texts`).
 """
+
 from __future__ import annotations
 
 import math
@@ -32,14 +33,17 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     symbol with (5-c)q cells is the last colour, the others are numbered in
     their sorted order. Anything that does not fit raises WsdbError."""
     if not isinstance(text, str) or not text.strip():
-        raise StateError("empty state: expected n*n colour symbols, rows optionally separated by '/', ',', spaces or newlines")
+        raise StateError(
+            "empty state: expected n*n colour symbols, rows optionally separated by '/', ',', spaces or newlines"
+        )
     rows = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
     flat = "".join(rows)
     size = len(flat)
     n = math.isqrt(size)
     if n * n != size or n % 2 or n < 2:
-        raise StateError(f"state has {size} cells: expected n*n cells for an even n "
-                        "(16 for 4x4, 36 for 6x6, 64 for 8x8)")
+        raise StateError(
+            f"state has {size} cells: expected n*n cells for an even n (16 for 4x4, 36 for 6x6, 64 for 8x8)"
+        )
     if len(rows) > 1 and any(len(r) != n for r in rows):
         raise StateError(f"rows of lengths {[len(r) for r in rows]}: expected {n} rows of {n} symbols")
     if n > MAX_N:
@@ -56,8 +60,7 @@ def parse_state(text: str) -> tuple[Puzzle, np.ndarray]:
     want = sorted(puzzle.counts)
     if sorted(counts.tolist()) != want:
         got = ", ".join(f"{_shown(s)}x{k}" for s, k in zip(symbols, counts))
-        raise StateError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: "
-                        f"expected {expected_counts(c, q)}")
+        raise StateError(f"colour counts {got} do not fit a {n}x{n} {c}-colour grid: expected {expected_counts(c, q)}")
     # Equal-count colours keep their sorted symbol order; the big one goes last.
     order = sorted(range(c), key=lambda i: (counts[i] > q, i))
     lut = {int(symbols[i]): col for col, i in enumerate(order)}
@@ -128,9 +131,9 @@ def parse_grouped(states: list[str]) -> dict[tuple[int, int], tuple[Puzzle, np.n
         flats.append(flat)
     groups: dict[tuple[int, int], tuple[list, list]] = defaultdict(lambda: ([], []))
     for n, (pos, flats) in by_size.items():
-        for lo in range(0, len(pos), 1 << 14):   # bounds the (S, 256) count matrix
-            part = np.asarray(pos[lo:lo + (1 << 14)])
-            codes = np.frombuffer("".join(flats[lo:lo + (1 << 14)]).encode("ascii"), np.uint8).reshape(len(part), -1)
+        for lo in range(0, len(pos), 1 << 14):  # bounds the (S, 256) count matrix
+            part = np.asarray(pos[lo : lo + (1 << 14)])
+            codes = np.frombuffer("".join(flats[lo : lo + (1 << 14)]).encode("ascii"), np.uint8).reshape(len(part), -1)
             for c, rows, cells in _colour_batch(n, codes, bad, part):
                 groups[(n, c)][0].append(part[rows])
                 groups[(n, c)][1].append(cells)
@@ -144,8 +147,7 @@ def parse_grouped(states: list[str]) -> dict[tuple[int, int], tuple[Puzzle, np.n
         groups[(puzzle.n, puzzle.c)][1].append(cells[None])
     if bad:
         _raise_for(states, min(bad))
-    return {key: (wrapslide(*key), np.concatenate(pos), np.concatenate(cells))
-            for key, (pos, cells) in groups.items()}
+    return {key: (wrapslide(*key), np.concatenate(pos), np.concatenate(cells)) for key, (pos, cells) in groups.items()}
 
 
 def _colour_batch(n: int, codes: np.ndarray, bad: list[int], positions: np.ndarray):
@@ -163,7 +165,7 @@ def _colour_batch(n: int, codes: np.ndarray, bad: list[int], positions: np.ndarr
         rows = np.flatnonzero(colours == c)
         if not rows.size:
             continue
-        at = np.nonzero(starts[rows])[1].reshape(-1, c)          # where each symbol's run starts
+        at = np.nonzero(starts[rows])[1].reshape(-1, c)  # where each symbol's run starts
         counts = np.diff(np.concatenate([at, np.full((len(at), 1), size)], axis=1), axis=1)
         keep = (np.sort(counts, axis=1) == sorted(wrapslide(n, c).counts)).all(axis=1)
         rows, at, counts = rows[keep], at[keep], counts[keep]
@@ -175,7 +177,7 @@ def _colour_batch(n: int, codes: np.ndarray, bad: list[int], positions: np.ndarr
         order = np.argsort((counts > q) * 256 + symbols, axis=1, kind="stable")
         cells = np.zeros((rows.size, size), dtype=np.uint8)
         for colour in range(1, c):
-            sym = np.take_along_axis(symbols, order[:, colour:colour + 1], axis=1)
+            sym = np.take_along_axis(symbols, order[:, colour : colour + 1], axis=1)
             cells[codes[rows] == sym] = colour
         yield c, rows, cells
     bad.extend(positions[~ok_any].tolist())
@@ -186,7 +188,7 @@ def format_state(cells: np.ndarray, n: int | None = None) -> str:
     cells = np.asarray(cells, dtype=np.uint8)
     n = n or math.isqrt(cells.size)
     digits = (cells + ord("1")).tobytes().decode("ascii")
-    return "/".join(digits[i * n:(i + 1) * n] for i in range(n))
+    return "/".join(digits[i * n : (i + 1) * n] for i in range(n))
 
 
 def format_states(cells: np.ndarray, n: int) -> np.ndarray:
@@ -197,9 +199,9 @@ def format_states(cells: np.ndarray, n: int) -> np.ndarray:
 def state_texts(puzzle, cells: np.ndarray) -> list[str]:
     """States (S, N) of any puzzle as text, rows of the puzzle's width
     joined by '/', in its symbols (Wrapslide's: the digits 1..c)."""
-    symbols = puzzle.symbols or DIGITS[:puzzle.c]
+    symbols = puzzle.symbols or DIGITS[: puzzle.c]
     cells = np.asarray(cells)
-    if not symbols.isascii():   # a goal written in other symbols: one state at a time
+    if not symbols.isascii():  # a goal written in other symbols: one state at a time
         return [_joined("".join(symbols[int(v)] for v in row.reshape(-1)), puzzle.cols) for row in cells]
     return _written(cells, symbols, puzzle.ncells // puzzle.cols, puzzle.cols).tolist()
 
@@ -211,7 +213,7 @@ def _written(cells: np.ndarray, symbols: str, rows: int, cols: int) -> np.ndarra
     codes = np.frombuffer(symbols.encode("ascii"), np.uint8)
     cells = cells.reshape(-1, rows, cols)
     buf = np.full((cells.shape[0], rows, cols + 1), ord("/"), dtype=np.uint8)
-    if (np.diff(codes) == 1).all():   # consecutive bytes (Wrapslide's digits): one add, faster than a lookup
+    if (np.diff(codes) == 1).all():  # consecutive bytes (Wrapslide's digits): one add, faster than a lookup
         buf[:, :, :cols] = cells.astype(np.uint8) + codes[0]
     else:
         buf[:, :, :cols] = codes[cells]
@@ -220,7 +222,7 @@ def _written(cells: np.ndarray, symbols: str, rows: int, cols: int) -> np.ndarra
 
 
 def _joined(flat: str, cols: int) -> str:
-    return "/".join(flat[i:i + cols] for i in range(0, len(flat), cols))
+    return "/".join(flat[i : i + cols] for i in range(0, len(flat), cols))
 
 
 def board_size(text: str, what: str) -> int:
@@ -249,13 +251,13 @@ def parse_tiles(puzzle, text: str) -> np.ndarray:
     return np.array([puzzle.symbols.index(s) for s in flat], dtype=np.int64)
 
 
-MAX_LABELS = 16   # 4 key bits a cell
+MAX_LABELS = 16  # 4 key bits a cell
 DISTINCT = "123456789ABCDEFG"
 
 
 def distinct_goal(n: int) -> str:
     """The default goal: distinct pieces 1..n^2 in reading order (letters after 9)."""
-    return _joined(DISTINCT[:n * n], n)
+    return _joined(DISTINCT[: n * n], n)
 
 
 def parse_goal(text: str, n: int) -> tuple[str, np.ndarray]:
@@ -276,8 +278,10 @@ def parse_cells(puzzle: Puzzle, text: str) -> np.ndarray:
     flat = split_rows(text, puzzle.n, puzzle.n, "state")
     unknown = sorted(set(flat) - set(puzzle.symbols))
     if unknown:
-        raise StateError(f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
-                        f"expected the symbols {puzzle.symbols!r}")
+        raise StateError(
+            f"state uses {''.join(unknown)!r}, which the goal {puzzle.goal} does not: "
+            f"expected the symbols {puzzle.symbols!r}"
+        )
     cells = np.array([puzzle.symbols.index(s) for s in flat], dtype=np.uint8)
     counts = np.bincount(cells, minlength=puzzle.c)
     if tuple(counts.tolist()) != puzzle.counts:
@@ -301,8 +305,9 @@ def split_rows(text: str, rows: int, cols: int, what: str) -> str:
     parts = [r for r in re.split(r"[/,\s]+", text.strip()) if r]
     flat = "".join(parts)
     if len(flat) != rows * cols or (len(parts) > 1 and any(len(r) != cols for r in parts)):
-        raise StateError(f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: "
-                        f"expected {shape}")
+        raise StateError(
+            f"{what} {text.strip()!r} has {len(flat)} cells in rows of {[len(r) for r in parts]}: expected {shape}"
+        )
     return flat
 
 

@@ -3,6 +3,7 @@ which board, grown from which level 0. The database files a build, its
 levels and its classes under these four values; everything below the
 command line and the API passes one :class:`TreeKey` instead of loose
 arguments."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

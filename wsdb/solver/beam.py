@@ -15,6 +15,7 @@ tested for every beam state at every level rather than only when stuck
 largest gather distance exceeds the tree's height cannot be in it).
 The search stops when no continuation can beat the best sequence found.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,9 +26,16 @@ from .kernels import allowed_children, make_children, pick_children, score_child
 from .settings import HANDOVER_STATES
 
 
-def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
-                max_levels: int = 200, patience: int = 2, stall: int = 8,
-                keep: int = 4) -> tuple[Found | None, list[tuple[np.ndarray, list[int]]]]:
+def beam_search(
+    guide: Guide,
+    start: np.ndarray,
+    width: int,
+    deadline: float,
+    max_levels: int = 200,
+    patience: int = 2,
+    stall: int = 8,
+    keep: int = 4,
+) -> tuple[Found | None, list[tuple[np.ndarray, list[int]]]]:
     """Search from ``start``. Returns (best solution found or None, waypoints):
     the ``keep`` best states of every level with the moves to them, for a
     fallback to finish from when the search does not reach solved. After the first
@@ -37,9 +45,18 @@ def beam_search(guide: Guide, start: np.ndarray, width: int, deadline: float,
     return (found[0] if found else None), waypoints
 
 
-def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways: int,
-              max_levels: int = 200, patience: int = 2, stall: int = 8, keep: int = 4,
-              prefixes: list[list[int]] | None = None) -> tuple[list[Found], list[tuple[np.ndarray, list[int]]]]:
+def beam_ways(
+    guide: Guide,
+    start: np.ndarray,
+    width: int,
+    deadline: float,
+    ways: int,
+    max_levels: int = 200,
+    patience: int = 2,
+    stall: int = 8,
+    keep: int = 4,
+    prefixes: list[list[int]] | None = None,
+) -> tuple[list[Found], list[tuple[np.ndarray, list[int]]]]:
     """As :func:`beam_search`, but up to ``ways`` solutions of the best
     length found: the beam states handed over to the tree at that length,
     each its own way to solved (:mod:`.phases` starts the next phase from
@@ -52,27 +69,27 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
     starts = np.atleast_2d(start)
     prefixes = prefixes or [[] for _ in starts]
     depths = np.array([len(pre) for pre in prefixes])
-    before = int(depths.min())   # moves made before the beam's first level
-    any_move = st.blocked.shape[0] - 1   # the row of a start: any move may follow
-    joined = {0: (0, np.flatnonzero(depths == before))}   # level: (first row, starts) of the starts joining it
+    before = int(depths.min())  # moves made before the beam's first level
+    any_move = st.blocked.shape[0] - 1  # the row of a start: any move may follow
+    joined = {0: (0, np.flatnonzero(depths == before))}  # level: (first row, starts) of the starts joining it
     beam = starts[joined[0][1]].copy()
     last = np.full(len(beam), any_move, np.int64)
     seen = prev = np.zeros(0, np.uint64)
-    history: list[tuple[np.ndarray, np.ndarray]] = []   # (parent row, move) per level
+    history: list[tuple[np.ndarray, np.ndarray]] = []  # (parent row, move) per level
     best: Found | None = None
-    alike: list[Found] = []   # solutions as short as best, best first
+    alike: list[Found] = []  # solutions as short as best, best first
     eg = guide.endgame
     found_at = 0
     nm = len(st.moves)
     best_key, best_at = None, 0
-    bounded = guide.has_table or guide.gathers is not None   # hmax is then a proven lower bound
+    bounded = guide.has_table or guide.gathers is not None  # hmax is then a proven lower bound
     waypoints = [(x.copy(), list(pre)) for x, pre in zip(starts, prefixes)]
     handover = HANDOVER_STATES.get((guide.n, guide.c), width)
 
     def path_to(level: int, row: int) -> list[int]:
-        out = []
+        out: list[int] = []
         for lvl in range(level, -1, -1):
-            if lvl in joined and row >= joined[lvl][0]:   # a start that joined at this level
+            if lvl in joined and row >= joined[lvl][0]:  # a start that joined at this level
                 first, ids = joined[lvl]
                 return prefixes[int(ids[row - first])] + out[::-1]
             parents, mv = history[lvl - 1]
@@ -87,7 +104,7 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
             break
         # children that cannot beat the best answer are left out (key -1)
         cut = best.length - before - level if best is not None else np.iinfo(np.int64).max
-        if guide.gathers is not None:   # the gather distances score the children
+        if guide.gathers is not None:  # the gather distances score the children
             hmax, key = allowed_children(last, st)
             _gather_scores(guide, beam, hmax, key, cut)
         else:
@@ -108,7 +125,7 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
             best_key, best_at = key[0], level
         elif best is None and level - best_at >= stall:
             break
-        if key[0] == 0:   # all gather distances (or the misfit count) zero: solved
+        if key[0] == 0:  # all gather distances (or the misfit count) zero: solved
             best, found_at = Found(path_to(level, 0), beam[0].copy(), 0), level
             alike = [best]
             break
@@ -116,8 +133,9 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
             # a state whose largest gather distance exceeds the tree's height is not in it:
             # in the first levels that is most of the beam, and canonicalising is costly;
             # the best states of a level are where the shortest hand-over is (settings)
-            near = np.flatnonzero(hmax[rows[:handover]] <= eg.height) if bounded \
-                else np.arange(min(len(beam), handover))
+            near = (
+                np.flatnonzero(hmax[rows[:handover]] <= eg.height) if bounded else np.arange(min(len(beam), handover))
+            )
             d = np.full(len(beam), -1, np.int64)
             d[near] = eg.depth(beam[near])
             hit = np.flatnonzero(d >= 0)
@@ -127,9 +145,9 @@ def beam_ways(guide: Guide, start: np.ndarray, width: int, deadline: float, ways
                 if best is None or cand[0].length < best.length:
                     best, found_at, alike = cand[0], level, cand
                 elif cand[0].length == best.length:
-                    alike += cand[:ways - len(alike)]
+                    alike += cand[: ways - len(alike)]
         ids = np.flatnonzero(depths == before + level)
-        if ids.size:   # starts whose prefixes are this level's length join the beam
+        if ids.size:  # starts whose prefixes are this level's length join the beam
             joined[level] = len(beam), ids
             beam = np.concatenate([beam, starts[ids]])
             last = np.concatenate([last, np.full(ids.size, any_move, np.int64)])
@@ -141,4 +159,4 @@ def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.nda
     gather distances from the two-colour tree."""
     rows = np.flatnonzero(hmax >= 0)
     hmax[rows], hsum = guide.child_gather_distances(beam, rows)
-    key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)   # as kernels.child_key
+    key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)  # as kernels.child_key

@@ -18,6 +18,7 @@ An optional wall-clock cap (``--time-limit``) can still end a search
 early; then the meter says so (:attr:`Meter.capped`) and the answer is
 marked, since another run may go further.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,7 +37,7 @@ class Meter:
         self.spent = 0.0
         self.stop_at = None if cap_seconds is None else time.perf_counter() + cap_seconds
         self.capped = False
-        self.counts: dict[str, int] = {}   # units per kind of work (an answer's ``work``)
+        self.counts: dict[str, int] = {}  # units per kind of work (an answer's ``work``)
 
     def charge(self, kind: str, count: int, share: float = 1.0) -> None:
         self.spent += count * NODE_COSTS[kind] * share
@@ -104,4 +105,4 @@ def within(point: float, nodes: float) -> float:
     return min(point, _current.get().spent + nodes)
 
 
-NEVER = math.inf   # a point no search reaches: work without a budget
+NEVER = math.inf  # a point no search reaches: work without a budget

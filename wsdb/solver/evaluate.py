@@ -8,6 +8,7 @@ state's row is committed as soon as it is solved: an interrupted run keeps
 what it finished (its status says 'interrupted'). The tables are
 ``solve_runs`` and ``solves`` (docs/sql.md).
 """
+
 from __future__ import annotations
 
 import json
@@ -44,14 +45,18 @@ def machine() -> dict:
     physical memory."""
     try:
         cores = len(os.sched_getaffinity(0))
-    except AttributeError:   # not on Linux
+    except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         memory = 0
-    return {"host": platform.node(), "processor": platform.processor() or platform.machine(),
-            "cores": cores, "memory_bytes": memory}
+    return {
+        "host": platform.node(),
+        "processor": platform.processor() or platform.machine(),
+        "cores": cores,
+        "memory_bytes": memory,
+    }
 
 
 def draw(n: int, c: int, count: int, seed: int) -> list[str]:
@@ -59,8 +64,17 @@ def draw(n: int, c: int, count: int, seed: int) -> list[str]:
     return format_states(random_states(wrapslide(n, c), count, seed), n).tolist()
 
 
-def evaluate(n: int, c: int, count: int, seed: int, method: str = "auto", time_limit: float | None = None,
-             db=None, on_solved: Callable[[Solution], None] | None = None, effort: float | None = None) -> Run:
+def evaluate(
+    n: int,
+    c: int,
+    count: int,
+    seed: int,
+    method: str = "auto",
+    time_limit: float | None = None,
+    db=None,
+    on_solved: Callable[[Solution], None] | None = None,
+    effort: float | None = None,
+) -> Run:
     """Solve ``count`` random states of the (n, c) grid drawn with ``seed``
     by ``method`` and store a run row and one row per state in ``db`` (the
     default database is made if missing; one named must exist). ``on_solved`` sees each solution (a progress bar). On
@@ -74,8 +88,17 @@ class Evaluation:
     """A run checked and ready: arguments and database are checked, and the
     tables loaded, when it is made; :meth:`run` solves and stores."""
 
-    def __init__(self, n: int, c: int, count: int, seed: int, method: str = "auto",
-                 time_limit: float | None = None, db=None, effort: float | None = None):
+    def __init__(
+        self,
+        n: int,
+        c: int,
+        count: int,
+        seed: int,
+        method: str = "auto",
+        time_limit: float | None = None,
+        db=None,
+        effort: float | None = None,
+    ):
         check_grid(n, c)
         check_request(method, time_limit, effort)
         if count < 1:
@@ -92,19 +115,41 @@ class Evaluation:
     def run(self, on_solved: Callable[[Solution], None] | None = None) -> Run:
         """Solve the draw, storing each answer as it comes."""
         n, c, method, store = self.n, self.c, self.method, self.store
-        solutions = iter_solve(draw(n, c, self.count, self.seed), method=method, time_limit=self.limit, store=store,
-                               effort=self.effort)
-        run_id = store.start_run({
-            "n": n, "c": c, "method": method, "params": json.dumps(method_params(n, c, method, self.limit, self.effort)),
-            "seed": self.seed, "count": self.count, "version": current_version(), **machine(),
-            "started_at": _now(), "runner": this_builder()})
+        solutions = iter_solve(
+            draw(n, c, self.count, self.seed), method=method, time_limit=self.limit, store=store, effort=self.effort
+        )
+        run_id = store.start_run(
+            {
+                "n": n,
+                "c": c,
+                "method": method,
+                "params": json.dumps(method_params(n, c, method, self.limit, self.effort)),
+                "seed": self.seed,
+                "count": self.count,
+                "version": current_version(),
+                **machine(),
+                "started_at": _now(),
+                "runner": this_builder(),
+            }
+        )
         stored, status = 0, "interrupted"
         try:
             for idx, sol in enumerate(solutions):
-                store.add_solve({"run_id": run_id, "idx": idx, "state": sol.state, "length": sol.length,
-                                 "lower_bound": sol.lower_bound, "optimal": sol.optimal, "exact": sol.exact,
-                                 "seconds": sol.seconds, "timed_out": sol.timed_out, "solved_by": sol.method,
-                                 "moves": " ".join(sol.moves)})
+                store.add_solve(
+                    {
+                        "run_id": run_id,
+                        "idx": idx,
+                        "state": sol.state,
+                        "length": sol.length,
+                        "lower_bound": sol.lower_bound,
+                        "optimal": sol.optimal,
+                        "exact": sol.exact,
+                        "seconds": sol.seconds,
+                        "timed_out": sol.timed_out,
+                        "solved_by": sol.method,
+                        "moves": " ".join(sol.moves or []),  # an eval asks for the moves: always there
+                    }
+                )
                 stored += 1
                 if on_solved is not None:
                     on_solved(sol)

@@ -15,6 +15,7 @@ misplaced cells per move; a 3-cycle always fixes at least one, so it ends.
 Sequences come out long (hundreds of moves on 8x8): this is the fallback
 that guarantees an answer, and the searches shorten what they can first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from ..puzzle.moves import FAMILIES, HORIZONTAL, index, invert, permutation_of, 
 @dataclass(frozen=True)
 class Macro:
     seq: tuple[int, ...]
-    slots: tuple[int, ...]   # cells the macro moves, in the order the tables track
+    slots: tuple[int, ...]  # cells the macro moves, in the order the tables track
 
 
 @lru_cache(maxsize=None)
@@ -39,19 +40,24 @@ def macros(n: int) -> tuple[Macro, Macro]:
     ident = np.arange(puzzle.ncells)
     singles = [index(n, f"{fam}{k}") for fam in FAMILIES for k in (1, n - 1)]
     horizontal = {m: puzzle.move_family[m] in HORIZONTAL for m in singles}
-    comms = [[x, y, int(puzzle.move_inverse[x]), int(puzzle.move_inverse[y])]
-             for x in singles for y in singles if horizontal[x] != horizontal[y]]
-    best = None
-    for a in comms:
-        for b in comms:
-            seq = a + b + invert(n, a) + invert(n, b)
+    comms = [
+        [x, y, int(puzzle.move_inverse[x]), int(puzzle.move_inverse[y])]
+        for x in singles
+        for y in singles
+        if horizontal[x] != horizontal[y]
+    ]
+    best: tuple[list[int], np.ndarray, np.ndarray] | None = None
+    for one in comms:
+        for two in comms:
+            seq = one + two + invert(n, one) + invert(n, two)
             p = permutation_of(puzzle.moves, seq)
             moved = np.flatnonzero(p != ident)
             if len(moved) == 4 and (best is None or len(seq) < len(best[0])):
                 best = (seq, moved, p)
+    assert best is not None, "two commutators of a row and a column move make a double transposition"
     seq, moved, p = best
     a = int(moved[0])
-    b = int(p[a])              # D swaps a <-> b and the other two
+    b = int(p[a])  # D swaps a <-> b and the other two
     c, d = (int(x) for x in moved if x not in (a, b))
     double = Macro(tuple(seq), (a, b, c, d))
     for s in range(len(puzzle.moves)):
@@ -60,7 +66,7 @@ def macros(n: int) -> tuple[Macro, Macro]:
         moved = np.flatnonzero(p3 != ident)
         if len(moved) == 3:
             u = int(moved[0])
-            v = int(p3[u])          # content of v moves to u
+            v = int(p3[u])  # content of v moves to u
             w = int(p3[v])
             return double, Macro(tuple(seq3), (u, v, w))
     raise RuntimeError(f"no 3-cycle found for n={n}")
@@ -76,7 +82,7 @@ def setups(n: int, slots: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
     puzzle = wrapslide(n, 2)
     size = puzzle.ncells
     k = 2 if len(slots) == 4 else 3
-    total = size ** k
+    total = size**k
     dist = np.full(total, -1, np.int16)
     first = np.full(total, -1, np.int16)
     nxt = np.full(total, -1, np.int64)
@@ -90,7 +96,7 @@ def setups(n: int, slots: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.n
 
     start = index([np.array([s]) for s in slots[:k]])
     dist[start] = 0
-    extra[start] = slots[k:k + 2] if k == 2 else -1
+    extra[start] = slots[k : k + 2] if k == 2 else -1
     front = start
     depth = 0
     while front.size:
@@ -153,16 +159,14 @@ def exchange_step(puzzle: Puzzle, cur: np.ndarray) -> list[int]:
     pos = np.arange(size)
     wrong = np.flatnonzero(cur != goal)
     ok = (cur == goal).astype(np.int64)
-    best = (0.0, None, None)   # (gain per move, macro, placement index)
+    best: tuple[float, Macro | None, int | None] = (0.0, None, None)  # (gain per move, macro, placement index)
     # double transpositions: a <-> b plus the collateral pair c <-> d
-    a, b = np.meshgrid(wrong, pos, indexing="ij")
-    a, b = a.ravel(), b.ravel()
+    a, b = (x.ravel() for x in np.meshgrid(wrong, pos, indexing="ij"))
     keep = (cur[b] == goal[a]) & (a != b)
     a, b = a[keep], b[keep]
     i2 = a * size + b
     c, d = e2[i2, 0].astype(np.int64), e2[i2, 1].astype(np.int64)
-    gain = (1 + _eq(cur[a], goal[b]) - ok[b]
-            + _eq(cur[d], goal[c]) - ok[c] + _eq(cur[c], goal[d]) - ok[d])
+    gain = 1 + _eq(cur[a], goal[b]) - ok[b] + _eq(cur[d], goal[c]) - ok[c] + _eq(cur[c], goal[d]) - ok[d]
     cost = np.where(d2[i2] >= 0, 2 * d2[i2] + len(double.seq), 1 << 20)
     if gain.size:
         j = int(np.argmax(gain / cost))
@@ -171,8 +175,7 @@ def exchange_step(puzzle: Puzzle, cur: np.ndarray) -> list[int]:
     # 3-cycles a <- b <- c <- a, c any other cell: never a loss of progress
     a0 = int(wrong[0])
     bs = np.flatnonzero((cur == goal[a0]) & (pos != a0))
-    bb, cc = np.meshgrid(bs, pos, indexing="ij")
-    bb, cc = bb.ravel(), cc.ravel()
+    bb, cc = (x.ravel() for x in np.meshgrid(bs, pos, indexing="ij"))
     keep = (cc != a0) & (cc != bb)
     bb, cc = bb[keep], cc[keep]
     i3 = (a0 * size + bb) * size + cc
@@ -182,5 +185,6 @@ def exchange_step(puzzle: Puzzle, cur: np.ndarray) -> list[int]:
     if gain3[j] > 0 and gain3[j] / cost3[j] > best[0]:
         best = (gain3[j] / cost3[j], cycle, int(i3[j]))
     _, macro, i = best
+    assert macro is not None and i is not None, "a 3-cycle always gains: some macro is chosen"
     setup = _path(f2, x2, i) if macro is double else _path(f3, x3, i)
     return setup + list(macro.seq) + invert(n, setup)

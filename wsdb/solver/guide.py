@@ -1,5 +1,6 @@
 """What every search shares: the tables of one grid (:class:`Guide`) and
 the shape of an answer (:class:`Found`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,6 +41,21 @@ class Guide:
         return self.puzzle.c
 
     @property
+    def tree(self) -> Endgame:
+        """The endgame table, for the searches that need one (ask
+        :attr:`endgame` where a grid may have none)."""
+        if self.endgame is None:
+            raise RuntimeError(f"the {self.puzzle.label} search needs its stored tree, and there is none")
+        return self.endgame
+
+    @property
+    def gather_tree(self) -> Endgame:
+        """The two-colour tree the gather distances come from."""
+        if self.gathers is None:
+            raise RuntimeError(f"no gather tree for {self.puzzle.label}")
+        return self.gathers
+
+    @property
     def has_table(self) -> bool:
         return self.tables.table.shape[0] > 0
 
@@ -64,8 +80,9 @@ class Guide:
         """The exact distance of each pairing's image of one state (none
         without the pair census)."""
         cells = np.ascontiguousarray(cells, dtype=np.uint8)
-        return np.array([pair_distance(cells, k, self.tables) for k in range(self.tables.psides.shape[0])],
-                        dtype=np.int64)
+        return np.array(
+            [pair_distance(cells, k, self.tables) for k in range(self.tables.psides.shape[0])], dtype=np.int64
+        )
 
     def pair_stacks(self, streams: int, depths: int, start: np.ndarray) -> PairStack:
         """A pair stack per search stream (:class:`.pair_kernels.PairStack`,
@@ -82,20 +99,20 @@ class Guide:
         its height, the height + 1 beyond (a colour the tree does not hold
         needs more moves than that, so the largest stays a proven bound).
         The two-colour grid's colour 0 is the colour being gathered."""
-        return self._capped_sums([self.gathers.depth((cells != col).view(np.uint8)) for col in self.tables.gcols])
+        return self._capped_sums([self.gather_tree.depth((cells != col).view(np.uint8)) for col in self.tables.gcols])
 
     def child_gather_distances(self, beam: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`gather_distances` of the children ``rows`` (s*M + m) of
         ``beam``, their two-colour keys made straight from the parents'
         cells (:func:`.kernels.gather_keys`)."""
-        _, shift = self.gathers.eng.layout.fields()
+        _, shift = self.gather_tree.eng.layout.fields()
         keys = gather_keys(beam, rows, self.tables.moves, self.tables.gcols, shift.astype(np.int64))
-        return self._capped_sums([self.gathers.depth_of_keys(k) for k in keys])
+        return self._capped_sums([self.gather_tree.depth_of_keys(k) for k in keys])
 
     def _capped_sums(self, depths: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(largest, sum) of each state's gather distances, one array a
         colour, a colour the tree does not hold counted as its height + 1."""
-        cap = self.gathers.height + 1
+        cap = self.gather_tree.height + 1
         capped = np.stack([np.where(d < 0, cap, d) for d in depths])
         return capped.max(axis=0), capped.sum(axis=0)
 
@@ -118,25 +135,48 @@ def guide_for(puzzle: Puzzle, store: Store | None, pairs: bool = False) -> Guide
     words = pair_words(puzzle, store) if pairs and table is not None else None
     rng = np.random.default_rng(ZOBRIST_SEED)
     tables = SearchTables(
-        moves=np.ascontiguousarray(puzzle.moves), family=puzzle.move_family, blocked=puzzle.blocked,
-        n=n, c=puzzle.c, gcols=gather_colours(puzzle.counts, q),
+        moves=np.ascontiguousarray(puzzle.moves),
+        family=puzzle.move_family,
+        blocked=puzzle.blocked,
+        n=n,
+        c=puzzle.c,
+        gcols=gather_colours(puzzle.counts, q),
         table=read_only(table if table is not None else np.zeros(0, np.uint8)),
         binom=binomials_for(n),
         zobrist=rng.integers(0, 2**63, size=(puzzle.ncells, 4), dtype=np.uint64),
-        goals=quadrant_goals(puzzle), **pair_fields(puzzle, words))
+        goals=quadrant_goals(puzzle),
+        **pair_fields(puzzle, words),
+    )
     # compile (or load) the search kernels now, before any time limit starts
     solved = np.ascontiguousarray(puzzle.solved[:1])
     score_children(solved, np.full(1, len(puzzle.blocked) - 1, np.int64), tables, 1)
-    if tables.table.shape[0]:   # IDA* reads the gather table; without one it is never run
+    if tables.table.shape[0]:  # IDA* reads the gather table; without one it is never run
         keys, meta = visit_tables(1, 1)
         bounded_dfs(solved[0], tables, 0, 1, np.zeros(1, np.int64), keys[0], meta[0])
-        one = np.zeros(1, np.int64)   # one stream, horizon 1, bound 0: every move is cut at once
-        horizon_dfs(tables, 0, 1, np.repeat(solved[None], 2, axis=1), np.zeros((1, 2), np.int64),
-                    np.zeros((1, 2), np.int64), np.zeros((1, 1), np.int64), one.copy(), solved[None].copy(),
-                    np.zeros((1, 1, 1), np.int64), one.copy(), 1, one[None].copy(), PairStack(*(a[None] for a in pair_stack(
-                        2, len(puzzle.moves), tables.psides.shape[0]))), keys, meta, IDA_SPLIT, 0, 1)
+        one = np.zeros(1, np.int64)  # one stream, horizon 1, bound 0: every move is cut at once
+        horizon_dfs(
+            tables,
+            0,
+            1,
+            np.repeat(solved[None], 2, axis=1),
+            np.zeros((1, 2), np.int64),
+            np.zeros((1, 2), np.int64),
+            np.zeros((1, 1), np.int64),
+            one.copy(),
+            solved[None].copy(),
+            np.zeros((1, 1, 1), np.int64),
+            one.copy(),
+            1,
+            one[None].copy(),
+            PairStack(*(a[None] for a in pair_stack(2, len(puzzle.moves), tables.psides.shape[0]))),
+            keys,
+            meta,
+            IDA_SPLIT,
+            0,
+            1,
+        )
     eg = endgame(n, puzzle.c, store) if store is not None else None
-    if eg is not None:   # its lookup kernels too
+    if eg is not None:  # its lookup kernels too
         eg.depth(solved)
     gathers = None
     if table is None and (n, puzzle.c) in GATHER_TREES and store is not None:
@@ -161,7 +201,7 @@ class Found:
     def length(self) -> int:
         return len(self.path) + self.rest
 
-    def moves(self, store: Store, puzzle: Puzzle, endgame: Endgame | None = None) -> list[int]:
+    def moves(self, store: Store | None, puzzle: Puzzle, endgame: Endgame | None = None) -> list[int]:
         """Every move as an index: the path, then the tail from the tree
         (``endgame``: where ``meet`` may lie in a level derived in memory)."""
         if not self.rest:
@@ -169,11 +209,14 @@ class Found:
         return self.path + [puzzle.move_index(name) for name in tail(store, puzzle, endgame, self.meet)]
 
 
-def tail(store: Store, puzzle: Puzzle, endgame: Endgame | None, cells: np.ndarray) -> list[str]:
+def tail(store: Store | None, puzzle: Puzzle, endgame: Endgame | None, cells: np.ndarray | None) -> list[str]:
     """The optimal moves from a state the tree holds to solved: down the
     levels derived in memory (:meth:`~.tables.Endgame.descend`), then the
     stored parent pointers (one lookup)."""
+    assert store is not None and cells is not None, "a tail starts from a state of the stored tree"
     first: list[int] = []
     if endgame is not None and endgame.height > endgame.stored:
         first, cells = endgame.descend(cells)
-    return [puzzle.move_names[m] for m in first] + lookup_grid(store, puzzle, cells[None])[0].moves
+    rest = lookup_grid(store, puzzle, cells[None])[0].moves
+    assert rest is not None, "the state is in the stored tree: its moves are known"
+    return [puzzle.move_names[m] for m in first] + rest

@@ -16,6 +16,7 @@ states of `wsdb random --n 6 --c 3 --seed 2619`): plain IDA* proved 11
 within 10 s; handing over to the tree, 13 on one core, 16 on two, and all
 20 within 45 s (mean 7.0 s; distance-16 states take 7-45 s).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -51,8 +52,9 @@ def ida_star(guide: Guide, start: np.ndarray, deadline: float, lower: int) -> tu
         bound = nxt
 
 
-def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
-                upper: int | None = None) -> tuple[Found | None, int, bool]:
+def ida_to_tree(
+    guide: Guide, start: np.ndarray, deadline: float, lower: int, upper: int | None = None
+) -> tuple[Found | None, int, bool]:
     """IDA* that hands over to the stored tree of height D: an iteration with
     bound b searches only b - D moves deep and looks the states there up in
     the tree. Any optimal path of length b passes, b - D moves in, a class at
@@ -64,7 +66,7 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
     of an answer already found, it stops once every shorter bound is
     searched: (None, ``upper``, False) proves that answer optimal."""
     _require_table(guide)
-    bound = max(lower, guide.bound(start), guide.endgame.height + 1)
+    bound = max(lower, guide.bound(start), guide.tree.height + 1)
     while True:
         if upper is not None and bound >= upper:
             return None, upper, False
@@ -76,8 +78,16 @@ def ida_to_tree(guide: Guide, start: np.ndarray, deadline: float, lower: int,
         bound = nxt
 
 
-def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, share: int = 0,
-                 shares: int = 1, split: int = IDA_SPLIT, visits=None) -> tuple[Found | None, int, bool]:
+def search_bound(
+    guide: Guide,
+    start: np.ndarray,
+    bound: int,
+    deadline: float,
+    share: int = 0,
+    shares: int = 1,
+    split: int = IDA_SPLIT,
+    visits=None,
+) -> tuple[Found | None, int, bool]:
     """One iteration of :func:`ida_to_tree`, bound ``bound`` (at least the
     tree's height + 1): (an answer of at most ``bound`` moves or None, the
     next bound, whether the budget ran out first). With ``shares`` > 1 it
@@ -88,7 +98,7 @@ def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, s
     (:func:`.visit_kernels.visit_tables`) to carry on from, as the shares
     of one bound may (every state they hold was searched in full without an
     answer); new ones without."""
-    eg = guide.endgame
+    eg = guide.tree
     horizon = bound - eg.height
     ncells, lanes = start.shape[0], IDA_STREAMS
     leaves = np.empty((lanes, IDA_LEAVES, ncells), np.uint8)
@@ -107,14 +117,33 @@ def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, s
     while (depths >= 0).any():
         if effort.past(deadline):
             return None, bound, True
-        nodes, nxt = horizon_dfs(guide.tables, bound, horizon, stacks, nextms, skips, paths, depths, leaves,
-                                 found_paths, counts, IDA_CALL_NODES, seen, pss, keys, meta, split, share, shares)
+        nodes, nxt = horizon_dfs(
+            guide.tables,
+            bound,
+            horizon,
+            stacks,
+            nextms,
+            skips,
+            paths,
+            depths,
+            leaves,
+            found_paths,
+            counts,
+            IDA_CALL_NODES,
+            seen,
+            pss,
+            keys,
+            meta,
+            split,
+            share,
+            shares,
+        )
         effort.charge("dfs", nodes)
         cut = min(cut, int(nxt))
         if counts.any():
             any_leaf = True
-            got = np.concatenate([leaves[t, :counts[t]] for t in range(lanes)])
-            moves = np.concatenate([found_paths[t, :counts[t]] for t in range(lanes)])
+            got = np.concatenate([leaves[t, : counts[t]] for t in range(lanes)])
+            moves = np.concatenate([found_paths[t, : counts[t]] for t in range(lanes)])
             depth = eg.depth(got)
             if (depth >= 0).any():
                 i = int(np.flatnonzero(depth >= 0)[np.argmin(depth[depth >= 0])])
@@ -126,6 +155,8 @@ def search_bound(guide: Guide, start: np.ndarray, bound: int, deadline: float, s
 
 def _require_table(guide: Guide) -> None:
     if not guide.has_table:
-        raise NotBuiltError(f"--method optimal needs the {guide.n}x{guide.n} gather table: it exists for "
-                        "4x4 and 6x6 once the two-colour database is built "
-                        f"(`wsdb build --n {guide.n} --c 2`)")
+        raise NotBuiltError(
+            f"--method optimal needs the {guide.n}x{guide.n} gather table: it exists for "
+            "4x4 and 6x6 once the two-colour database is built "
+            f"(`wsdb build --n {guide.n} --c 2`)"
+        )

@@ -18,6 +18,7 @@ Moves are pruned by the puzzle's table (:data:`wsdb.puzzle.moves.BLOCKED`):
 ``blocked[f, g]`` forbids a move of family g after one of family f, and its
 last row is the start.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -30,7 +31,7 @@ from ..engine.intrinsics import prefetch
 from .pair_kernels import PairStack, pair_child, pair_kids, pair_stack, pair_start
 from .visit_kernels import visit
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 #: Beam states a thread scores in a row: each state's table reads wait one
 #: state after their lines were asked for (16 to 256 measured the same).
@@ -40,23 +41,23 @@ SCORE_BLOCK = 64
 class SearchTables(NamedTuple):
     """What the search kernels read about one grid."""
 
-    moves: np.ndarray     # (M, N) cell permutations
-    family: np.ndarray    # (M,) family of each move
-    blocked: np.ndarray   # (F+1, F) bool pruning table, last row the start
+    moves: np.ndarray  # (M, N) cell permutations
+    family: np.ndarray  # (M,) family of each move
+    blocked: np.ndarray  # (F+1, F) bool pruning table, last row the start
     n: int
     c: int
-    gcols: np.ndarray     # colours whose gather distance is a bound
-    table: np.ndarray     # gather table (uint8 per colex rank), or empty
-    binom: np.ndarray     # binom[a, b] = C(a, b)
-    zobrist: np.ndarray   # (N, 4) random words: a state's hash is their xor
-    goals: np.ndarray     # (G, 4) the colour of each quadrant in each solved state
-    pair: np.ndarray      # the pair census's two-bit codes (:mod:`.pairs`), or empty
-    psides: np.ndarray    # (K, 4) uint8: the colours on the counted side of each partition (K = 0: none)
-    prank: np.ndarray     # the census's rank tables
-    pmove: np.ndarray     # its move tables (a move's action on a word, a byte at a time)
-    plast: np.uint64      # its halved numbering's last cell bit (0: not halved)
-    pfull: np.uint64      # every cell's bit
-    proots: np.ndarray    # the census's goal indices
+    gcols: np.ndarray  # colours whose gather distance is a bound
+    table: np.ndarray  # gather table (uint8 per colex rank), or empty
+    binom: np.ndarray  # binom[a, b] = C(a, b)
+    zobrist: np.ndarray  # (N, 4) random words: a state's hash is their xor
+    goals: np.ndarray  # (G, 4) the colour of each quadrant in each solved state
+    pair: np.ndarray  # the pair census's two-bit codes (:mod:`.pairs`), or empty
+    psides: np.ndarray  # (K, 4) uint8: the colours on the counted side of each partition (K = 0: none)
+    prank: np.ndarray  # the census's rank tables
+    pmove: np.ndarray  # its move tables (a move's action on a word, a byte at a time)
+    plast: np.uint64  # its halved numbering's last cell bit (0: not halved)
+    pfull: np.uint64  # every cell's bit
+    proots: np.ndarray  # the census's goal indices
 
 
 @njit(cache=True, inline="always")
@@ -93,7 +94,7 @@ def gather_bounds(cells, gcols, table, binom):
     for p in range(cells.shape[0]):
         v = cells[p]
         count[v] += 1
-        rank[v] += binom[p, count[v]]   # binom is as wide as any colour's count
+        rank[v] += binom[p, count[v]]  # binom is as wide as any colour's count
     hmax, hsum = 0, 0
     for col in gcols:
         d = np.int64(table[rank[col]])
@@ -177,8 +178,8 @@ def score_children(beam, last, st, cut):
     for blk in prange((w + SCORE_BLOCK - 1) // SCORE_BLOCK):
         count = np.zeros(4, np.int64)
         rank = np.zeros(4, np.int64)
-        ranks = np.empty((2, nm, ng), np.int64)    # this state's and the last one's
-        quads = np.zeros((4, 4), np.int64)         # colour counts per quadrant (the misfit count)
+        ranks = np.empty((2, nm, ng), np.int64)  # this state's and the last one's
+        quads = np.zeros((4, 4), np.int64)  # colour counts per quadrant (the misfit count)
         lo, hi = blk * SCORE_BLOCK, min(w, (blk + 1) * SCORE_BLOCK)
         for s in range(lo, hi + 1):
             if s < hi:
@@ -213,7 +214,7 @@ def _rank_children(beam, last, st, cut, s, count, rank, ranks, hmax, key, use_ta
         key[row] = -1
         if st.blocked[last[s], st.family[m]]:
             continue
-        if not use_table:   # the misfit count, read through the move (no child made)
+        if not use_table:  # the misfit count, read through the move (no child made)
             quads[:] = 0
             for i in range(ncells):
                 quads[quad[i], beam[s, st.moves[m, i]]] += 1
@@ -221,13 +222,13 @@ def _rank_children(beam, last, st, cut, s, count, rank, ranks, hmax, key, use_ta
             hmax[row] = h
             key[row] = child_key(h, h, cut)
             continue
-        hmax[row] = 0   # scored by _read_children
+        hmax[row] = 0  # scored by _read_children
         count[:] = 0
         rank[:] = 0
         for p in range(ncells):
             v = beam[s, st.moves[m, p]]
             count[v] += 1
-            rank[v] += st.binom[p, count[v]]   # binom is as wide as any colour's count
+            rank[v] += st.binom[p, count[v]]  # binom is as wide as any colour's count
         for i in range(ng):
             ranks[m, i] = rank[st.gcols[i]]
             prefetch(st.table, ranks[m, i])
@@ -329,7 +330,7 @@ def pick_children(key, beam, st, seen, width):
     took = 0
     lo = 0
     while lo <= top and took < width:
-        hi, held = lo, count[lo]   # the band of keys lo..hi
+        hi, held = lo, count[lo]  # the band of keys lo..hi
         while hi < top and held < 2 * width:
             hi += 1
             held += count[hi]
@@ -343,12 +344,12 @@ def pick_children(key, beam, st, seen, width):
             if lo <= k <= hi:
                 band[fill[k - lo]] = r
                 fill[k - lo] += 1
-        band_xs = _hashes(beam, band, st)   # one parallel call a band (beams of 1,000 read many keys)
+        band_xs = _hashes(beam, band, st)  # one parallel call a band (beams of 1,000 read many keys)
         for k in range(lo, hi + 1):
             if took == width:
                 break
-            tied = band[start[k - lo]:start[k - lo + 1]]
-            xs = band_xs[start[k - lo]:start[k - lo + 1]]
+            tied = band[start[k - lo] : start[k - lo + 1]]
+            xs = band_xs[start[k - lo] : start[k - lo + 1]]
             if took + tied.shape[0] > width:
                 # the last key read does not all fit: its children go by the top bits of their
                 # hash, not by their parent, or on coarse scores (the misfit count) the beam
@@ -384,7 +385,7 @@ def gather_keys(beam, rows, moves, gcols, shift):
         full |= np.uint64(1) << np.uint64(shift[i])
     for r in prange(rows.shape[0]):
         s, m = rows[r] // nm, rows[r] % nm
-        bits = np.zeros(4, np.uint64)   # the cells of each colour
+        bits = np.zeros(4, np.uint64)  # the cells of each colour
         for i in range(beam.shape[1]):
             bits[beam[s, moves[m, i]]] |= np.uint64(1) << np.uint64(shift[i])
         for g in range(ng):
@@ -427,8 +428,26 @@ def bounded_dfs(start, st, bound, budget, path, vkeys, vmeta):
     skips = np.zeros(bound + 1, np.int64)
     solved = np.empty((1, ncells), np.uint8)
     moves = np.empty((1, bound), np.int64)
-    count, depth, nodes, nxt = _horizon_stream(st, bound, bound, stack, nextm, skips, path, 0, solved, moves,
-                                               budget, 0, 1, 0, np.zeros(1, np.int64), ps, vkeys, vmeta)
+    count, depth, nodes, nxt = _horizon_stream(
+        st,
+        bound,
+        bound,
+        stack,
+        nextm,
+        skips,
+        path,
+        0,
+        solved,
+        moves,
+        budget,
+        0,
+        1,
+        0,
+        np.zeros(1, np.int64),
+        ps,
+        vkeys,
+        vmeta,
+    )
     if count:
         path[:bound] = moves[0]
         return bound, nodes, nxt
@@ -436,8 +455,26 @@ def bounded_dfs(start, st, bound, budget, path, vkeys, vmeta):
 
 
 @njit(cache=True, inline="always")
-def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves, leaf_paths, budget,
-                    split, stride, offset, seen, ps, vkeys, vmeta):
+def _horizon_stream(
+    st,
+    bound,
+    horizon,
+    stack,
+    nextm,
+    skips,
+    path,
+    depth,
+    leaves,
+    leaf_paths,
+    budget,
+    split,
+    stride,
+    offset,
+    seen,
+    ps,
+    vkeys,
+    vmeta,
+):
     """The loop of :func:`horizon_dfs`, for one of ``stride`` streams: of
     the nodes at depth ``split`` (numbered in search order, the count kept
     in ``seen[0]`` between calls) it enters only those numbered ``offset``
@@ -459,7 +496,7 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
     first = st.blocked.shape[0] - 1
     pairs = st.psides.shape[0] > 0
     visits = vkeys.shape[0] > 0
-    after = np.zeros(st.blocked.shape[1], np.int64)   # per family, the families that may follow it
+    after = np.zeros(st.blocked.shape[1], np.int64)  # per family, the families that may follow it
     for f in range(st.blocked.shape[1]):
         for g in range(st.blocked.shape[1]):
             if not st.blocked[f, g]:
@@ -495,7 +532,7 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
                 continue
         path[depth] = m
         skip = 0
-        if visits and split < depth + 1 < horizon - 1:   # above the split every stream must see the same nodes
+        if visits and split < depth + 1 < horizon - 1:  # above the split every stream must see the same nodes
             skip = visit(vkeys, vmeta, cur, depth + 1, after[st.family[m]])
             if skip < 0:
                 continue
@@ -513,8 +550,27 @@ def _horizon_stream(st, bound, horizon, stack, nextm, skips, path, depth, leaves
 
 
 @njit(cache=True, parallel=True)
-def horizon_dfs(st, bound, horizon, stacks, nextms, skips, paths, depths, leaves, leaf_paths, counts, budget, seen, pss,
-                vkeys, vmeta, split, share, shares):
+def horizon_dfs(
+    st,
+    bound,
+    horizon,
+    stacks,
+    nextms,
+    skips,
+    paths,
+    depths,
+    leaves,
+    leaf_paths,
+    counts,
+    budget,
+    seen,
+    pss,
+    vkeys,
+    vmeta,
+    split,
+    share,
+    shares,
+):
     """IDA* up to a horizon, resumable, in ``T = len(depths)`` parallel
     streams: depth-first search from ``stacks[t, 0]`` (the same start in
     every stream) under ``moves made + largest gather distance <= bound``,
@@ -537,11 +593,25 @@ def horizon_dfs(st, bound, horizon, stacks, nextms, skips, paths, depths, leaves
         counts[t] = 0
         if depths[t] < 0:
             continue
-        c, d, k, x = _horizon_stream(st, bound, horizon, stacks[t], nextms[t], skips[t], paths[t], depths[t],
-                                     leaves[t], leaf_paths[t], budget, split, streams * shares,
-                                     share * streams + t, seen[t],
-                                     PairStack(pss.dist[t], pss.words[t], pss.kid_words[t], pss.kid_index[t]),
-                                     vkeys[t], vmeta[t])
+        c, d, k, x = _horizon_stream(
+            st,
+            bound,
+            horizon,
+            stacks[t],
+            nextms[t],
+            skips[t],
+            paths[t],
+            depths[t],
+            leaves[t],
+            leaf_paths[t],
+            budget,
+            split,
+            streams * shares,
+            share * streams + t,
+            seen[t],
+            PairStack(pss.dist[t], pss.words[t], pss.kid_words[t], pss.kid_index[t]),
+            vkeys[t],
+            vmeta[t],
+        )
         counts[t], depths[t], nodes[t], cut[t] = c, d, k, x
     return nodes.sum(), cut.min()
-

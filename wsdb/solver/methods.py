@@ -2,9 +2,10 @@
 :func:`complete`, which finishes from a search's waypoints when it did not
 reach solved (thesis chapter 4; the methods are described in
 :mod:`wsdb.solver.solve`)."""
+
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Literal, get_args
 
 import numpy as np
 
@@ -18,9 +19,22 @@ from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
 from .results import Attempt, Problem
-from .settings import (AGAIN_AT_LEAST, AGAIN_FILL, AGAIN_NODES, AGAIN_SHARE, AGAIN_WIDTH, EXCHANGE_RESERVE,
-                       FINISH_SHARE, MEET_CHILDREN, PHASES_FROM, PRICED, PROVE_EFFORT, REPAIR_FROM, RESCUE,
-                       RUN_AT_LEAST)
+from .settings import (
+    AGAIN_AT_LEAST,
+    AGAIN_FILL,
+    AGAIN_NODES,
+    AGAIN_SHARE,
+    AGAIN_WIDTH,
+    EXCHANGE_RESERVE,
+    FINISH_SHARE,
+    MEET_CHILDREN,
+    PHASES_FROM,
+    PRICED,
+    PROVE_EFFORT,
+    REPAIR_FROM,
+    RESCUE,
+    RUN_AT_LEAST,
+)
 from .thesis import thesis_search
 from .transpositions import estimate
 
@@ -45,8 +59,9 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     if eg is None or eg.complete:
         return by_beam(p, lower)
     deadline = effort.spent() + share * effort.left(p.deadline)
-    found, bound, _ = meet_in_the_middle(p.guide, p.cells, deadline,
-                                         MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0]))
+    found, bound, _ = meet_in_the_middle(
+        p.guide, p.cells, deadline, MEET_CHILDREN.get((p.puzzle.n, p.puzzle.c), MEET_CHILDREN[0])
+    )
     lower = max(lower, bound)
     if found is not None:
         return Attempt(found, "meet in the middle", lower)
@@ -73,8 +88,14 @@ def prove(p: Problem, attempt: Attempt) -> None:
     already has it."""
     nodes = PROVE_EFFORT.get((p.puzzle.n, p.puzzle.c))
     eg = p.guide.endgame
-    if (not nodes or attempt.found is None or attempt.lower >= attempt.found.length or eg is None or eg.complete
-            or not p.guide.has_table):
+    if (
+        not nodes
+        or attempt.found is None
+        or attempt.lower >= attempt.found.length
+        or eg is None
+        or eg.complete
+        or not p.guide.has_table
+    ):
         return
     length = attempt.found.length
     deadline = min(p.deadline, effort.spent() + nodes)
@@ -91,6 +112,7 @@ def _widen(p: Problem, attempt: Attempt, took: float) -> None:
     move), nor without a first answer: the cell exchanges then need the
     first beam's waypoints."""
     width = p.width
+    assert attempt.found is not None, "widening starts from a first answer"
     while attempt.found.length > attempt.lower and effort.left(p.deadline) > 2 * took:
         width *= 3
         began = effort.spent()
@@ -114,8 +136,9 @@ def by_optimal(p: Problem, lower: int) -> Attempt:
             found, lower, timed_out = ida_to_tree(p.guide, p.cells, p.deadline, lower, upper=ceiling.length)
             if found is not None:
                 return Attempt(found, "optimal", lower, timed_out)
-            return Attempt(ceiling, "optimal" if lower >= ceiling.length else "beam (optimal timed out)", lower,
-                           timed_out)
+            return Attempt(
+                ceiling, "optimal" if lower >= ceiling.length else "beam (optimal timed out)", lower, timed_out
+            )
     found, lower, timed_out = (ida_to_tree if partial else ida_star)(p.guide, p.cells, p.deadline, lower)
     if found is not None:
         return Attempt(found, "optimal", lower, timed_out)
@@ -145,51 +168,68 @@ def by_phases(p: Problem, lower: int) -> Attempt:
     if p.coarse is None:
         return by_beam(p, lower)
     c = p.puzzle.c
-    finish = FINISH_SHARE * p.deadline   # the meter starts at 0 with each state
-    kept = AGAIN_SHARE.get(c, 0.0) * p.deadline   # with an answer, kept for the last phase again
-    best, furthest, reached, firsts, chains = None, None, [], {}, []
-    took = {False: 0.0, True: 0.0}   # a run's cost, by whether its first colour was gathered before
+    finish = FINISH_SHARE * p.deadline  # the meter starts at 0 with each state
+    kept = AGAIN_SHARE.get(c, 0.0) * p.deadline  # with an answer, kept for the last phase again
+    best, furthest, reached, chains = None, None, [], []
+    firsts: dict = {}  # each first phase's result, by its colour, shared by the orders that begin with it
+    took = {False: 0.0, True: 0.0}  # a run's cost, by whether its first colour was gathered before
+    assert p.store is not None, "phases run on a coarser grid's stored tree"
     for order in phase_orders(p.puzzle):
         again = int(np.flatnonzero(order == 0)[0]) in firsts
-        until = p.deadline - (finish if best is None else kept)   # with an answer, no finish is needed
+        until = p.deadline - (finish if best is None else kept)  # with an answer, no finish is needed
         need = (took[again] or took[False]) if best is None else RUN_AT_LEAST
         if effort.left(until) < need:
-            continue   # a later order whose first phase is done may still fit
+            continue  # a later order whose first phase is done may still fit
         began = effort.spent()
-        chain = run_phases(p.puzzle, p.cells, p.coarse, p.store, until, order,
-                           last_meet=p.table is None, firsts=firsts,
-                           shorter=None if best is None else best.length,
-                           last=best is None or c not in AGAIN_SHARE)
+        chain = run_phases(
+            p.puzzle,
+            p.cells,
+            p.coarse,
+            p.store,
+            until,
+            order,
+            last_meet=p.table is None,
+            firsts=firsts,
+            shorter=None if best is None else best.length,
+            last=best is None or c not in AGAIN_SHARE,
+        )
         took[again] = max(took[again], effort.spent() - began)
         lower = max(lower, chain.lower)
         if chain.found is not None and (best is None or chain.found.length < best.length):
             best = chain.found
         if furthest is None or chain.phases_done > furthest.phases_done:
             furthest = chain
-        if chain.found is None and chain.phases_done == c - 2:   # stalled in the last phase
+        if chain.found is None and chain.phases_done == c - 2:  # stalled in the last phase
             reached += chain.reached
         chains.append(chain)
     width, left = AGAIN_WIDTH.get(c), effort.left(p.deadline)
     if best is not None and width and left >= AGAIN_AT_LEAST:
         # the budget left: the last phase again, wider, from every run's starts at once
-        if c in AGAIN_NODES:   # as wide as the budget left allows
+        if c in AGAIN_NODES:  # as wide as the budget left allows
             width = max(width, int(AGAIN_FILL * left / AGAIN_NODES[c]))
         found = last_phase_again(p.puzzle, p.cells, chains, p.coarse, p.deadline, width, best.length)
         if found is not None and found.length < best.length:
             best = found
     if best is not None:
         return Attempt(best, "phases", lower)
-    if p.table is not None and reached:   # the table prices the finish: every run's last stall competes
+    if p.table is not None and reached:  # the table prices the finish: every run's last stall competes
         start = reached
     else:
         start = furthest.reached if furthest is not None else [(p.cells, [])]
     return Attempt(None, "phases", lower, effort.past(p.deadline), start)
 
 
-SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {"beam": by_beam, "thesis": by_thesis,
-                                                          "optimal": by_optimal, "meet": by_meet,
-                                                          "phases": by_phases}
-METHODS = ("auto", *SEARCHES)
+SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {
+    "beam": by_beam,
+    "thesis": by_thesis,
+    "optimal": by_optimal,
+    "meet": by_meet,
+    "phases": by_phases,
+}
+#: a solve's method, as a type (the API checks against it)
+MethodName = Literal["auto", "beam", "thesis", "optimal", "meet", "phases"]
+METHODS: tuple[str, ...] = get_args(MethodName)
+assert METHODS == ("auto", *SEARCHES), "MethodName names the searches, in their order"
 
 
 def complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
@@ -205,21 +245,25 @@ def complete(p: Problem, attempt: Attempt) -> tuple[Attempt, str]:
         until = p.deadline - EXCHANGE_RESERVE
         distinct = {x.tobytes(): (x, moves) for x, moves in reversed(starts)}.values()
         starts = sorted(distinct, key=lambda w: (_misplaced(p.puzzle, w[0]), len(w[1])))
-        if p.table is not None:   # the table prices the nearest: moves so far plus transpositions
-            starts = sorted(starts[:PRICED], key=lambda w: len(w[1]) + estimate(p.puzzle, p.table, w[0]))
+        table = p.table
+        if table is not None:  # the table prices the nearest: moves so far plus transpositions
+            starts = sorted(starts[:PRICED], key=lambda w: len(w[1]) + estimate(p.puzzle, table, w[0]))
         starts = starts[:REPAIR_FROM]
-    best = None
+    best: tuple[list[int], bool, bool] | None = None
     for x, moves in starts:
-        repaired, exchanged = [], 0
+        fixes: list[int] = []
+        exchanged = 0
         if can_repair:
-            repaired, x, exchanged = repair(p.guide, p.store, x, until, rng, p.table)
+            assert p.store is not None  # can_repair says so
+            fixes, x, exchanged = repair(p.guide, p.store, x, until, rng, p.table)
         rest = exchange.solve_by_exchanges(p.puzzle, x)
-        path = simplify(n, moves + repaired + rest)
+        path = simplify(n, moves + fixes + rest)
         if best is None or len(path) < len(best[0]):
-            best = path, bool(repaired), bool(exchanged or rest)
-    path, repaired, exchanged = best
-    how = " and ".join(["repairs"] * repaired + ["cell exchanges"] * exchanged) or "its waypoints"
-    method = attempt.method + "+repair" * repaired + "+exchange" * exchanged
+            best = path, bool(fixes), bool(exchanged or rest)
+    assert best is not None, "a beam that stalled leaves waypoints to start from"
+    path, did_repair, did_exchange = best
+    how = " and ".join(["repairs"] * did_repair + ["cell exchanges"] * did_exchange) or "its waypoints"
+    method = attempt.method + "+repair" * did_repair + "+exchange" * did_exchange
     found = shortcut(p.puzzle, p.cells, path, p.guide.endgame)
     return Attempt(found, method, attempt.lower, attempt.timed_out), how
 

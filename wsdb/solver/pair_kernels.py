@@ -14,6 +14,7 @@ A partition ``k`` is a row of ``psides``: ``psides[k, v]`` is 1 where colour
 v is on the side whose cells make the state's word (the census numbers a
 subset of cells and its complement alike where the goal is symmetric).
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -26,7 +27,7 @@ from ..engine.intrinsics import prefetch
 from ..engine.packed_kernels import FIELDS
 from ..engine.subset_kernels import code_of, index_of, moved
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 
 @njit(cache=True, inline="always")
@@ -78,18 +79,21 @@ class PairStack(NamedTuple):
     (``inline="always"``): inlined into a function itself inlined, their
     writes through the tuple were lost (numba 0.68; LLVM still inlines them)."""
 
-    dist: np.ndarray        # (D, K) int64
-    words: np.ndarray       # (D, K) uint64
-    kid_words: np.ndarray   # (D, M, K) uint64
-    kid_index: np.ndarray   # (D, M, K) int64
+    dist: np.ndarray  # (D, K) int64
+    words: np.ndarray  # (D, K) uint64
+    kid_words: np.ndarray  # (D, M, K) uint64
+    kid_index: np.ndarray  # (D, M, K) int64
 
 
 @njit(cache=True)
 def pair_stack(depths, moves, partitions):
     """An empty :class:`PairStack`."""
-    return PairStack(np.zeros((depths, partitions), np.int64), np.zeros((depths, partitions), np.uint64),
-                     np.zeros((depths, moves, partitions), np.uint64),
-                     np.zeros((depths, moves, partitions), np.int64))
+    return PairStack(
+        np.zeros((depths, partitions), np.int64),
+        np.zeros((depths, partitions), np.uint64),
+        np.zeros((depths, moves, partitions), np.uint64),
+        np.zeros((depths, moves, partitions), np.int64),
+    )
 
 
 @njit(cache=True)
@@ -101,7 +105,7 @@ def pair_start(cells, st, ps):
         ps.dist[0, k] = pair_distance(cells, k, st)
 
 
-@njit(cache=True)   # not inline="always": see PairStack
+@njit(cache=True)  # not inline="always": see PairStack
 def pair_kids(st, ps, depth, first):
     """Every unpruned child's words and census indices at ``depth``, their
     table lines asked for at once: a state's children are read together,
@@ -118,7 +122,7 @@ def pair_kids(st, ps, depth, first):
             prefetch(st.pair, i // FIELDS)
 
 
-@njit(cache=True)   # not inline="always": see PairStack
+@njit(cache=True)  # not inline="always": see PairStack
 def pair_child(st, ps, depth, m, limit):
     """The exact distances of move m's child of the state at ``depth`` into
     row depth + 1 (its words too), the largest. The partitions after one

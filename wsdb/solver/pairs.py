@@ -22,6 +22,7 @@ database and cached beside it, like the gather table. Only the optimal
 method (and ``--at-least``) reads it: the other methods' answers then do not
 depend on whether it happens to be cached.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,12 @@ def partitions(puzzle: Puzzle) -> list[tuple[int, ...]]:
     half, c = puzzle.ncells // 2, puzzle.c
     if puzzle.ncells % 2 or c < 3 or math.comb(puzzle.ncells - 1, half) / 4 > MAX_TABLE_BYTES:
         return []
-    sides = [(0, *rest) for r in range(c - 1) for rest in combinations(range(1, c), r)
-             if sum(puzzle.counts[k] for k in (0, *rest)) == half]
+    sides = [
+        (0, *rest)
+        for r in range(c - 1)
+        for rest in combinations(range(1, c), r)
+        if sum(puzzle.counts[k] for k in (0, *rest)) == half
+    ]
     goals = {_goal_words(puzzle, side) for side in sides}
     return sides if len(goals) == 1 else []
 
@@ -76,13 +81,27 @@ def pair_fields(puzzle: Puzzle, words: np.ndarray | None) -> dict:
     for k, side in enumerate(sides):
         masks[k, list(side)] = 1
     if not sides:
-        return dict(pair=read_only(np.zeros(0, np.uint64)), psides=masks, prank=np.zeros((1, 1, 1), np.int64),
-                    pmove=np.zeros((1, 1, 1), np.uint64), plast=np.uint64(0), pfull=np.uint64(0),
-                    proots=np.zeros(0, np.int64))
+        return dict(
+            pair=read_only(np.zeros(0, np.uint64)),
+            psides=masks,
+            prank=np.zeros((1, 1, 1), np.int64),
+            pmove=np.zeros((1, 1, 1), np.uint64),
+            plast=np.uint64(0),
+            pfull=np.uint64(0),
+            proots=np.zeros(0, np.int64),
+        )
+    assert words is not None  # sides are found only with a census to read
     ranking = SubsetRanking.of(coarse(puzzle, sides[0]))
     _, move, rank, last, full = ranking.tables
-    return dict(pair=read_only(words), psides=masks, prank=rank, pmove=move, plast=last, pfull=full,
-                proots=ranking.roots().astype(np.int64))
+    return dict(
+        pair=read_only(words),
+        psides=masks,
+        prank=rank,
+        pmove=move,
+        plast=last,
+        pfull=full,
+        proots=ranking.roots().astype(np.int64),
+    )
 
 
 def pair_words(puzzle: Puzzle, store: Store | None) -> np.ndarray | None:

@@ -48,6 +48,7 @@ time left went to wider last phases, 57.1 before later orders were capped
 by the best answer, 61.6 before orders shared their first phases, 74.3 with
 the misfit beam in the last phase, 194 from the direct beam).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -66,16 +67,26 @@ from .kernels import misfit
 from .meet import meet_in_the_middle, meet_ways
 from .repair import repair
 from .tables import gather_colours
-from .settings import (FIRST_PHASE_MEET_CHILDREN, FIRST_PHASE_MEET_EFFORT, FIRST_PHASE_WAYS, LAST_PHASE_AT_LEAST,
-                       MIDDLE_PHASE_WAYS, PHASE_MEET_CHILDREN, PHASE_MEET_EFFORT, PHASE_MEET_TRIES,
-                       PHASE_REPAIR_EFFORT, PHASE_STALL, PHASE_WIDTH)
+from .settings import (
+    FIRST_PHASE_MEET_CHILDREN,
+    FIRST_PHASE_MEET_EFFORT,
+    FIRST_PHASE_WAYS,
+    LAST_PHASE_AT_LEAST,
+    MIDDLE_PHASE_WAYS,
+    PHASE_MEET_CHILDREN,
+    PHASE_MEET_EFFORT,
+    PHASE_MEET_TRIES,
+    PHASE_REPAIR_EFFORT,
+    PHASE_STALL,
+    PHASE_WIDTH,
+)
 
 
 @dataclass
 class Chain:
     """The outcome of one run of the phases."""
 
-    found: Found | None           # the whole way to solved, or None when a phase failed
+    found: Found | None  # the whole way to solved, or None when a phase failed
     phases_done: int
     #: where a failed chain got to, as (state, moves from the start): the end of the
     #: last finished phase and the failed phase's best beam states; cell exchanges start there
@@ -94,9 +105,18 @@ def coarsen(cells: np.ndarray, k: int) -> np.ndarray:
     return np.minimum(cells, k - 1).astype(np.uint8)
 
 
-def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide], store: Store,
-               deadline: float, order: np.ndarray | None = None, last_meet: bool = True,
-               firsts: dict | None = None, shorter: int | None = None, last: bool = True) -> Chain:
+def run_phases(
+    puzzle: Puzzle,
+    cells: np.ndarray,
+    guides: Callable[[int], Guide],
+    store: Store,
+    deadline: float,
+    order: np.ndarray | None = None,
+    last_meet: bool = True,
+    firsts: dict | None = None,
+    shorter: int | None = None,
+    last: bool = True,
+) -> Chain:
     """Solve ``cells`` (c >= 3 colours) phase by phase, colours relabelled
     by ``order`` first (``order[old] = new``; which colour gathers first).
     Every phase but the last ends on a concrete state; the last may end in
@@ -119,10 +139,10 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
     :func:`last_phase_again`."""
     c = puzzle.c
     relabel = order if order is not None else np.arange(c, dtype=np.uint8)
-    x = relabel[cells].astype(np.uint8)   # every way below is a sequence of moves from here
-    paths: list[list[int]] = [[]]          # the ways the phases so far found, all of one length
+    x = relabel[cells].astype(np.uint8)  # every way below is a sequence of moves from here
+    paths: list[list[int]] = [[]]  # the ways the phases so far found, all of one length
     lower = 0
-    first = int(np.flatnonzero(relabel == 0)[0])   # the colour gathered first
+    first = int(np.flatnonzero(relabel == 0)[0])  # the colour gathered first
     last_ways = None
     for k in range(2, c + 1):
         if k == c:
@@ -130,7 +150,7 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         guide = guides(k)
         phases_left = c + 1 - k
         phase_deadline = effort.spent() + effort.left(deadline) / phases_left
-        levels = None   # the first phase, shared by orders, is never cut short
+        levels = None  # the first phase, shared by orders, is never cut short
         if shorter is not None and k > 2:
             levels = shorter - 1 - len(paths[0]) - (LAST_PHASE_AT_LEAST.get(puzzle.n, 0) if k < c else 0)
         if k == 2 and firsts is not None and first in firsts:
@@ -138,16 +158,27 @@ def run_phases(puzzle: Puzzle, cells: np.ndarray, guides: Callable[[int], Guide]
         elif (levels is not None and levels <= 0) or (k == c and not last):
             ways, stuck = [], []
         else:
-            ways, stuck, bound = _gather_phase(guide, store, coarsen(x, k), paths, phase_deadline, deadline,
-                                               last_meet or k < c, k < c and levels is None, levels,
-                                               FIRST_PHASE_MEET_CHILDREN[c], _ways_kept(k, c))
+            ways, stuck, bound = _gather_phase(
+                guide,
+                store,
+                coarsen(x, k),
+                paths,
+                phase_deadline,
+                deadline,
+                last_meet or k < c,
+                k < c and levels is None,
+                levels,
+                FIRST_PHASE_MEET_CHILDREN[c],
+                _ways_kept(k, c),
+            )
             if k == 2:
                 lower = bound
                 if firsts is not None:
                     firsts[first] = ways, stuck, lower
         if not ways:
-            reached = [(relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), moves)
-                       for moves in [paths[0], *stuck]]
+            reached = [
+                (relabel_back(x[permutation_of(puzzle.moves, moves)], relabel), moves) for moves in [paths[0], *stuck]
+            ]
             return Chain(None, k - 2, reached, lower, last_ways)
         if k == c:
             return Chain(_joined(ways[0], relabel), k - 1, [], lower, last_ways)
@@ -173,8 +204,15 @@ def _distinct(x: np.ndarray, paths: list[list[int]], puzzle: Puzzle) -> list[lis
     return kept
 
 
-def last_phase_again(puzzle: Puzzle, cells: np.ndarray, chains: list[Chain], guides: Callable[[int], Guide],
-                     deadline: float, width: int, shorter: int) -> Found | None:
+def last_phase_again(
+    puzzle: Puzzle,
+    cells: np.ndarray,
+    chains: list[Chain],
+    guides: Callable[[int], Guide],
+    deadline: float,
+    width: int,
+    shorter: int,
+) -> Found | None:
     """The last phase once more, in one beam ``width`` wide from where the
     ``chains`` (runs of the phases on ``cells``, any order) started it, capped to
     beat ``shorter`` moves in all: the whole way to solved, or None. The
@@ -184,7 +222,7 @@ def last_phase_again(puzzle: Puzzle, cells: np.ndarray, chains: list[Chain], gui
     moves on average 4,000 wide against 25.4 at the phases' 1,000), and
     from every start at once it goes on from the most promising."""
     paths = _distinct(cells, sorted((path for chain in chains for path in chain.last_ways or []), key=len), puzzle)
-    levels = shorter - 1 - len(paths[0]) if paths else 0   # the beam's levels that can still beat ``shorter``
+    levels = shorter - 1 - len(paths[0]) if paths else 0  # the beam's levels that can still beat ``shorter``
     if levels <= 0:
         return None
     found, _ = _phase(guides(puzzle.c), cells, paths, deadline, meet=False, levels=levels, width=width)
@@ -197,9 +235,19 @@ def _joined(found: Found, relabel: np.ndarray) -> Found:
     return Found(found.path, meet, found.rest)
 
 
-def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[list[int]], phase_deadline: float,
-                  deadline: float, meet: bool, repair: bool, levels: int | None,
-                  children: int, ways: int) -> tuple[list[Found], list[list[int]], int]:
+def _gather_phase(
+    guide: Guide,
+    store: Store,
+    start: np.ndarray,
+    paths: list[list[int]],
+    phase_deadline: float,
+    deadline: float,
+    meet: bool,
+    repair: bool,
+    levels: int | None,
+    children: int,
+    ways: int,
+) -> tuple[list[Found], list[list[int]], int]:
     """One phase in its own grid, from the states ``paths`` lead to from
     ``start``: (the ways to solved found, as moves from ``start``, none
     where it failed; the moves to the stalled beam's best states; a proven
@@ -208,13 +256,15 @@ def _gather_phase(guide: Guide, store: Store, start: np.ndarray, paths: list[lis
     middle within ``children``); a stalled phase is repaired when
     ``repair`` (every phase but the last); the beam goes at most ``levels``
     deep."""
-    found, stuck, lower = [], [], 0
+    found: list[Found] = []
+    stuck: list[list[int]] = []
+    lower = 0
     if guide.c == 2 and guide.endgame is not None and not guide.endgame.complete:
         found, lower = _first_phase(guide, start, phase_deadline, children)
     if found:
         return found, stuck, lower
     found, stuck = _phase(guide, start, paths, phase_deadline, meet=meet, levels=levels, ways=ways)
-    if not found and repair and stuck:   # repair the phase in its own grid, then go on
+    if not found and repair and stuck:  # repair the phase in its own grid, then go on
         repaired = _repair_phase(guide, store, start, stuck[0], deadline)
         found = [] if repaired is None else [repaired]
     return found, stuck, lower
@@ -250,16 +300,16 @@ def _first_phase(guide: Guide, start: np.ndarray, deadline: float, children: int
     that grid's distance (the exact one with an answer). A colour cannot be
     gathered in fewer moves than solving the whole grid takes, so the bound
     holds for the whole grid too."""
-    depth = int(guide.endgame.depth(start[None])[0])
+    depth = int(guide.tree.depth(start[None])[0])
     if depth >= 0:
         return [Found([], start, depth)], depth
-    found, bound, _ = meet_ways(guide, start, effort.within(deadline, FIRST_PHASE_MEET_EFFORT),
-                                children, FIRST_PHASE_WAYS)
-    return found, bound   # with an answer, the bound is its length
+    found, bound, _ = meet_ways(
+        guide, start, effort.within(deadline, FIRST_PHASE_MEET_EFFORT), children, FIRST_PHASE_WAYS
+    )
+    return found, bound  # with an answer, the bound is its length
 
 
-def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int],
-                  deadline: float) -> Found | None:
+def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int], deadline: float) -> Found | None:
     """Finish a stalled phase from its best state by repairs (:mod:`.repair`)
     in the phase's own grid, within ``PHASE_REPAIR_EFFORT``."""
     if guide.endgame is None:
@@ -271,9 +321,16 @@ def _repair_phase(guide: Guide, store: Store, start: np.ndarray, moves: list[int
     return Found(moves + more, y, 0) if p.is_solved(y) else None
 
 
-def _phase(guide: Guide, start: np.ndarray, paths: list[list[int]], deadline: float, meet: bool = True,
-           levels: int | None = None, width: int | None = None, ways: int = 1
-           ) -> tuple[list[Found], list[list[int]]]:
+def _phase(
+    guide: Guide,
+    start: np.ndarray,
+    paths: list[list[int]],
+    deadline: float,
+    meet: bool = True,
+    levels: int | None = None,
+    width: int | None = None,
+    ways: int = 1,
+) -> tuple[list[Found], list[list[int]]]:
     """Beam search in one coarse grid, ``width`` wide (by default
     ``PHASE_WIDTH`` of the grid's colours), giving up after ``PHASE_STALL``
     levels without progress. With ``levels`` (a cap) it goes at most that
@@ -284,8 +341,16 @@ def _phase(guide: Guide, start: np.ndarray, paths: list[list[int]], deadline: fl
     to ``ways`` ways to solved of the same length, as moves from ``start``,
     none where it failed; the moves to the best states)."""
     starts = np.stack([start[permutation_of(guide.puzzle.moves, path)] for path in paths])
-    found, waypoints = beam_ways(guide, starts, width or PHASE_WIDTH.get(guide.c, 8000), deadline, ways,
-                                 max_levels=levels or 200, stall=PHASE_STALL, prefixes=paths)
+    found, waypoints = beam_ways(
+        guide,
+        starts,
+        width or PHASE_WIDTH.get(guide.c, 8000),
+        deadline,
+        ways,
+        max_levels=levels or 200,
+        stall=PHASE_STALL,
+        prefixes=paths,
+    )
     if levels is not None:
         return [f for f in found if f.length - min(map(len, paths)) <= levels], []
     if found:
@@ -293,7 +358,7 @@ def _phase(guide: Guide, start: np.ndarray, paths: list[list[int]], deadline: fl
     goals = guide.tables.goals
     score = [misfit(w, guide.n, goals) * 1000 + len(moves) for w, moves in waypoints]
     ranked = np.argsort(score, kind="stable")
-    tries = ranked[:PHASE_MEET_TRIES] if guide.endgame is not None and meet else []
+    tries = ranked[:PHASE_MEET_TRIES] if guide.endgame is not None and meet else np.zeros(0, np.int64)
     for i in tries:
         if effort.past(deadline):
             break

@@ -29,6 +29,7 @@ colours), a step costs no search: the best transposition is looked up, and
 only the whole state (at most six misplaced) and two disjoint pairs are
 searched, where they beat it. No step then falls back to a cell exchange.
 """
+
 from __future__ import annotations
 
 from itertools import product
@@ -44,8 +45,14 @@ from .transpositions import best_transposition
 from .settings import REPAIR_DEEP_WHEN, REPAIR_GOOD, REPAIR_LADDER, REPAIR_TRIES, REPAIR_WHOLE_UP_TO
 
 
-def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
-           rng: np.random.Generator, table: np.ndarray | None = None) -> tuple[list[int], np.ndarray, int]:
+def repair(
+    guide: Guide,
+    store: Store,
+    cells: np.ndarray,
+    deadline: float,
+    rng: np.random.Generator,
+    table: np.ndarray | None = None,
+) -> tuple[list[int], np.ndarray, int]:
     """Moves taking ``cells`` towards solved, repair by repair, and the
     state they reach: solved, or where time ran out (the caller finishes
     from there). With a ``table`` of transpositions (:mod:`.transpositions`)
@@ -54,19 +61,23 @@ def repair(guide: Guide, store: Store, cells: np.ndarray, deadline: float,
     moves on; the third value counts them. ``rng`` picks which cycles to
     screen when there are many."""
     puzzle = guide.puzzle
-    x, out, exchanges = cells.copy(), [], 0
+    x, exchanges = cells.copy(), 0
+    out: list[int] = []
     goal = nearest_goal(puzzle, x)
     wrong = np.flatnonzero(x != goal)
-    while wrong.size and (table is not None or not effort.past(deadline)):   # look-ups are cheap
-        step = (_best_step(guide, store, x, goal, wrong, deadline, rng) if table is None
-                else _table_step(guide, store, table, x, goal, wrong, deadline, rng))
-        if step is None:   # no cycle within reach: one cell exchange, then repairs again
+    while wrong.size and (table is not None or not effort.past(deadline)):  # look-ups are cheap
+        step = (
+            _best_step(guide, store, x, goal, wrong, deadline, rng)
+            if table is None
+            else _table_step(guide, store, table, x, goal, wrong, deadline, rng)
+        )
+        if step is None:  # no cycle within reach: one cell exchange, then repairs again
             step = exchange_step(puzzle, x)
             exchanges += 1
         y = puzzle.apply(x, step)
         y_goal = nearest_goal(puzzle, y)
         y_wrong = np.flatnonzero(y != y_goal)
-        if y_wrong.size >= wrong.size:   # never loop: a repair must gain
+        if y_wrong.size >= wrong.size:  # never loop: a repair must gain
             break
         x, goal, wrong, out = y, y_goal, y_wrong, out + step
     return out, x, exchanges
@@ -82,7 +93,7 @@ def _best_step(guide, store, x, goal, wrong, deadline, rng) -> list[int] | None:
     return None
 
 
-def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int]:
+def _table_step(guide, store, table, x, goal, wrong, deadline, rng) -> list[int] | None:
     """The best transposition from the table, unless a search finds the
     whole state (at most six misplaced) or two disjoint pairs at a better
     rate; searches only while time is left."""
@@ -112,19 +123,33 @@ def _screen(guide, store, x, goal, cycles, deadline, children, best, rate):
     return best, rate
 
 
-def _cycles(x: np.ndarray, goal: np.ndarray, wrong: np.ndarray,
-            rng: np.random.Generator) -> tuple[list[np.ndarray], ...]:
+def _cycles(
+    x: np.ndarray, goal: np.ndarray, wrong: np.ndarray, rng: np.random.Generator
+) -> tuple[list[np.ndarray], ...]:
     """(two disjoint pairs, pairs, three-cycles) of misplaced cells whose
     colours the goal wants among themselves; a random selection of
     ``REPAIR_TRIES`` of each kind."""
     c = int(goal.max()) + 1
     group = {(a, b): wrong[(goal[wrong] == a) & (x[wrong] == b)] for a in range(c) for b in range(c) if a != b}
-    pairs = [np.array(p) for a in range(c) for b in range(a + 1, c)
-             for p in product(group[a, b], group[b, a])]
-    triples = [np.array(t) for a in range(c) for b in range(c) for d in range(c)
-               if len({a, b, d}) == 3 and a < b and a < d
-               for t in product(group[a, b][:4], group[b, d][:4], group[d, a][:4])]
-    quads = [np.concatenate([pairs[i], pairs[j]]) for i, j in rng.integers(0, len(pairs), (REPAIR_TRIES, 2))
-             if not set(pairs[i]) & set(pairs[j])] if len(pairs) > 1 else []
-    return tuple([found[i] for i in rng.choice(len(found), REPAIR_TRIES, replace=False)] if len(found) > REPAIR_TRIES
-                 else found for found in (quads, pairs, triples))
+    pairs = [np.array(p) for a in range(c) for b in range(a + 1, c) for p in product(group[a, b], group[b, a])]
+    triples = [
+        np.array(t)
+        for a in range(c)
+        for b in range(c)
+        for d in range(c)
+        if len({a, b, d}) == 3 and a < b and a < d
+        for t in product(group[a, b][:4], group[b, d][:4], group[d, a][:4])
+    ]
+    quads = (
+        [
+            np.concatenate([pairs[i], pairs[j]])
+            for i, j in rng.integers(0, len(pairs), (REPAIR_TRIES, 2))
+            if not set(pairs[i]) & set(pairs[j])
+        ]
+        if len(pairs) > 1
+        else []
+    )
+    return tuple(
+        [found[i] for i in rng.choice(len(found), REPAIR_TRIES, replace=False)] if len(found) > REPAIR_TRIES else found
+        for found in (quads, pairs, triples)
+    )

@@ -35,6 +35,7 @@ verified sequence. On four-colour grids a table of transpositions
 (:mod:`.transpositions`, derived once per database, cached beside it)
 makes repairs look-ups, and prices the states a finish may start from.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -58,9 +59,17 @@ from .tables import underived
 from .transpositions import transpositions
 
 
-def solve(state: str, db=None, method: str = "auto", time_limit: float | None = None,
-          length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-          goal: str | None = None, effort: float | None = None) -> Solution:
+def solve(
+    state: str,
+    db=None,
+    method: str = "auto",
+    time_limit: float | None = None,
+    length_only: bool = False,
+    store: Store | None = None,
+    puzzle: str = "wrapslide",
+    goal: str | None = None,
+    effort: float | None = None,
+) -> Solution:
     """Solve one state (any accepted text form); see the module docstring.
     ``effort``: millions of nodes (None: the default, about 10 s of an
     idle 2-core machine); ``time_limit``: seconds, an optional cap.
@@ -69,35 +78,55 @@ def solve(state: str, db=None, method: str = "auto", time_limit: float | None = 
     return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal, effort)[0]
 
 
-def solve_many(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
-               length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-               goal: str | None = None, effort: float | None = None) -> list[Solution]:
+def solve_many(
+    states: list[str],
+    db=None,
+    method: str = "auto",
+    time_limit: float | None = None,
+    length_only: bool = False,
+    store: Store | None = None,
+    puzzle: str = "wrapslide",
+    goal: str | None = None,
+    effort: float | None = None,
+) -> list[Solution]:
     """Solve several states; all are parsed before any work starts."""
     return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal, effort))
 
 
-def iter_solve(states: list[str], db=None, method: str = "auto", time_limit: float | None = None,
-               length_only: bool = False, store: Store | None = None, puzzle: str = "wrapslide",
-               goal: str | None = None, effort: float | None = None) -> Iterator[Solution]:
+def iter_solve(
+    states: list[str],
+    db=None,
+    method: str = "auto",
+    time_limit: float | None = None,
+    length_only: bool = False,
+    store: Store | None = None,
+    puzzle: str = "wrapslide",
+    goal: str | None = None,
+    effort: float | None = None,
+) -> Iterator[Solution]:
     """:func:`solve_many`, yielding each answer as soon as it is found.
     Arguments, states and the database are checked at the call, before
     the first answer is asked for."""
     check_request(method, time_limit, effort)
     budget = budget_nodes(effort)
-    if not kind(puzzle).grid:   # another puzzle: solved from its stored tree
+    if not kind(puzzle).grid:  # another puzzle: solved from its stored tree
         if method not in ("auto", "meet"):
-            raise InputError(f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
-                            f"middle): expected --method auto or meet, not {method}")
+            raise InputError(
+                f"{puzzle} is solved with its stored tree (exact, meeting a partial tree in the "
+                f"middle): expected --method auto or meet, not {method}"
+            )
         return solve_puzzle_states(grouped_states(puzzle, states, goal), db, time_limit, length_only, store, budget)
     if goal is not None:
         raise InputError("--goal is for the other puzzles: Wrapslide's goal is every quadrant monochrome")
     parsed = parse_states(states)
-    for i, (puzzle, _) in enumerate(parsed):
-        if puzzle.n > MAX_SOLVE_N:
+    for i, (grid, _) in enumerate(parsed):
+        if grid.n > MAX_SOLVE_N:
             where = f"state {i + 1}: " if len(parsed) > 1 else ""
-            raise InputError(f"{where}{puzzle.n}x{puzzle.n}: the solver handles grids up to "
-                            f"{MAX_SOLVE_N}x{MAX_SOLVE_N} (its tables are sized for them); `wsdb lookup` answers "
-                            "larger grids whose tree is built")
+            raise InputError(
+                f"{where}{grid.n}x{grid.n}: the solver handles grids up to "
+                f"{MAX_SOLVE_N}x{MAX_SOLVE_N} (its tables are sized for them); `wsdb lookup` answers "
+                "larger grids whose tree is built"
+            )
     store = store if store is not None else Store.open_if_present(db)
     return _solutions(parsed, store, method, time_limit, length_only, budget)
 
@@ -112,7 +141,7 @@ def derivation_minutes(db, n: int, c: int | None = None) -> float:
         return 0.0
     if c is None:
         grids = [k for m, k in DERIVED if m == n]
-    else:   # the phases load the coarser grids' trees too (only derived grids count)
+    else:  # the phases load the coarser grids' trees too (only derived grids count)
         grids = trees_searched(n, c)
     return underived(store, n, grids)
 
@@ -161,8 +190,9 @@ def check_request(method: str, time_limit: float | None, effort: float | None = 
     if time_limit is not None and not time_limit > 0:
         raise InputError(f"time limit {time_limit}: expected a positive number of seconds")
     if effort is not None and not 0 < effort < 1e9:
-        raise InputError(f"effort {effort}: expected a positive number of millions of nodes (default "
-                        f"{DEFAULT_EFFORT / 1e6:g})")
+        raise InputError(
+            f"effort {effort}: expected a positive number of millions of nodes (default {DEFAULT_EFFORT / 1e6:g})"
+        )
 
 
 def budget_nodes(effort: float | None) -> float:
@@ -173,7 +203,7 @@ def budget_nodes(effort: float | None) -> float:
 def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterator[Solution]:
     guides: dict[tuple[int, int], Guide] = {}
 
-    def guide(n: int, c: int) -> Guide:   # tables load once per grid, not per state
+    def guide(n: int, c: int) -> Guide:  # tables load once per grid, not per state
         if (n, c) not in guides:
             guides[n, c] = guide_for(wrapslide(n, c), store, pairs=method == "optimal")
         return guides[n, c]
@@ -190,20 +220,27 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
             phased[n, c] = c >= 3 and len(built) == c - 1
             unbuilt[n, c] = _unbuilt(n, c, built)
             if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
-                for k in range(2, c):   # load before any time limit starts
+                for k in range(2, c):  # load before any time limit starts
                     guide(n, k)
         own = guide(n, c)
-        if (n, c) not in tables:   # once per grid (and once per database: it is cached)
+        if (n, c) not in tables:  # once per grid (and once per database: it is cached)
             tables[n, c] = transpositions(own, store) if store is not None and method != "optimal" else None
         # the cap is for searching: a first use may spend long deriving tables and compiling
         cap = None if time_limit is None else (1 - RESERVE) * time_limit
         coarse = (lambda k, n=n: guide(n, k)) if phased[n, c] else None
-        with metered(cap) as meter:   # the budget counts from 0 for each state
+        with metered(cap) as meter:  # the budget counts from 0 for each state
             problem = Problem(puzzle, cells, store, own, budget, started, coarse, tables[n, c])
             solution = dataclasses.replace(_solve(problem, method, length_only, unbuilt[n, c]), **meter.tally())
         if solution.capped:
-            solution.note = "; ".join(filter(None, [solution.note, f"cut short by the time limit of {time_limit:g} s: "
-                                                   "without it the answer may differ"]))
+            solution.note = "; ".join(
+                filter(
+                    None,
+                    [
+                        solution.note,
+                        f"cut short by the time limit of {time_limit:g} s: without it the answer may differ",
+                    ],
+                )
+            )
         yield solution
 
 
@@ -211,11 +248,11 @@ def _solve(p: Problem, method: str, length_only: bool, unbuilt: str | None) -> S
     """One state's answer; ``unbuilt`` notes the trees a search lacks."""
     stored, lower = _stored_and_bound(p)
     notes = []
-    if p.puzzle.is_solved(p.cells):   # no search: some (every 2x2 state) start solved
+    if p.puzzle.is_solved(p.cells):  # no search: some (every 2x2 state) start solved
         attempt = Attempt(Found([], p.cells.copy(), 0), "solved", 0)
     elif stored >= 0 and method == "auto":
         attempt = Attempt(Found([], p.cells.copy(), stored), "stored", lower)
-    else:   # a search: its guide matters
+    else:  # a search: its guide matters
         if unbuilt:
             notes.append(unbuilt)
         if method == "auto":
@@ -235,18 +272,19 @@ def _stored_and_bound(p: Problem) -> tuple[int, int]:
     stored = int(eg.depth(p.cells[None])[0]) if eg is not None else -1
     lower = max(p.guide.bound(p.cells), 0 if p.puzzle.is_solved(p.cells) else 1)
     if stored >= 0:
-        lower = max(lower, stored)          # the stored depth is the exact distance
+        lower = max(lower, stored)  # the stored depth is the exact distance
     elif eg is not None:
-        lower = max(lower, eg.height + 1)   # not within the stored levels
+        lower = max(lower, eg.height + 1)  # not within the stored levels
     return stored, lower
 
 
 def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str], stored: int) -> Solution:
     """Rebuild the moves, apply them, check the bound, and answer."""
     puzzle, found = p.puzzle, attempt.found
+    assert found is not None, "an attempt is finished only with a way to solved"
     text = format_state(p.cells, puzzle.n)
     moves = None
-    if not (found.rest and length_only):   # length only: skip walking the stored tail
+    if not (found.rest and length_only):  # length only: skip walking the stored tail
         rest = tail(p.store, puzzle, p.guide.endgame, found.meet) if found.rest else []
         moves = [puzzle.move_names[m] for m in found.path] + rest
         if not puzzle.is_solved(puzzle.apply(p.cells, moves)):
@@ -255,10 +293,20 @@ def _finish(p: Problem, attempt: Attempt, length_only: bool, notes: list[str], s
             moves = None
     length = found.length
     if attempt.lower > length:
-        raise WsdbError(f"internal error: lower bound {attempt.lower} above the length {length} found for "
-                        f"{text}; please report it")
-    return Solution(n=puzzle.n, c=puzzle.c, state=text, method=attempt.method, moves=moves, length=length,
-                    lower_bound=attempt.lower, optimal=length == attempt.lower,
-                    seconds=round(time.perf_counter() - p.started, 3), timed_out=attempt.timed_out,
-                    note="; ".join(notes) or None,
-                    exact=stored if stored >= 0 else length if length == attempt.lower else None)
+        raise WsdbError(
+            f"internal error: lower bound {attempt.lower} above the length {length} found for {text}; please report it"
+        )
+    return Solution(
+        n=puzzle.n,
+        c=puzzle.c,
+        state=text,
+        method=attempt.method,
+        moves=moves,
+        length=length,
+        lower_bound=attempt.lower,
+        optimal=length == attempt.lower,
+        seconds=round(time.perf_counter() - p.started, 3),
+        timed_out=attempt.timed_out,
+        note="; ".join(notes) or None,
+        exact=stored if stored >= 0 else length if length == attempt.lower else None,
+    )

@@ -26,6 +26,7 @@ after :meth:`Endgame.descend` has stepped down the derived levels.
 Both are derived once per database and cached beside it as ``.npy``
 (:mod:`wsdb.db.cache`); a search loop never queries SQL.
 """
+
 from __future__ import annotations
 
 import math
@@ -49,6 +50,7 @@ UNSET = 255
 
 
 # ---- gather tables --------------------------------------------------------------
+
 
 def binomials(ncells: int, q: int) -> np.ndarray:
     """binom[a, b] = C(a, b) for a <= ncells, b <= q (int64)."""
@@ -97,12 +99,12 @@ def derive_gather(n: int, store: Store) -> np.ndarray:
     binom = binomials(n * n, q)
     chunk = 1 << 20
     with step(f"deriving the {n}x{n} gather table from the two-colour tree", "once per database") as st:
-        st.status = "reading the tree"   # most of the wait on 6x6 (8 s of 12): said within 2 s too
+        st.status = "reading the tree"  # most of the wait on 6x6 (8 s of 12): said within 2 s too
         reps, depths = store.keys_and_depths(TreeKey.wrapslide(n, 2), eng.layout)
         table = np.full(binom[n * n, q], UNSET, np.uint8)
         for i in range(0, len(reps), chunk):
-            cells = eng.decode(reps[i:i + chunk])
-            fill_gather(cells, depths[i:i + chunk].view(np.uint8), eng.puzzle.maps, binom, table)
+            cells = eng.decode(reps[i : i + chunk])
+            fill_gather(cells, depths[i : i + chunk].view(np.uint8), eng.puzzle.maps, binom, table)
             st.count(min(i + chunk, len(reps)), len(reps), "classes")
     if (table == UNSET).any():
         raise ValueError(f"the {n}x{n} two-colour database does not cover every state")
@@ -121,11 +123,11 @@ class Endgame:
     depth ``held``."""
 
     eng: Engine
-    index: KeyIndex       # the representatives held exactly, hashed
-    depths: np.ndarray    # int8, in the index's order
+    index: KeyIndex  # the representatives held exactly, hashed
+    depths: np.ndarray  # int8, in the index's order
     held: int
     complete: bool
-    stored: int = -1      # levels the database holds (-1: all ``held``)
+    stored: int = -1  # levels the database holds (-1: all ``held``)
     beyond: KeyFilter | None = None
 
     def __post_init__(self):
@@ -152,7 +154,7 @@ class Endgame:
         if self.beyond is not None:
             maybe = np.flatnonzero(depth < 0)
             maybe = maybe[self.beyond.has(reps[maybe])]
-            if maybe.size:   # a class one level beyond has a neighbour at depth `held`
+            if maybe.size:  # a class one level beyond has a neighbour at depth `held`
                 effort.charge("expand", maybe.size * self.eng.nmoves, effort.key_share(self.eng.layout.words))
                 kids = self.index.rows(self.eng.expand(reps[maybe])).reshape(maybe.size, -1)
                 near = (np.where(kids >= 0, self.depths[kids], -1) == self.held).any(axis=1)
@@ -181,7 +183,7 @@ class Endgame:
         while d > self.stored:
             kids = eng.expand(eng.canonical(raw))
             closer = int(np.flatnonzero(self.lookup(kids) == d - 1)[0])
-            m, raw = eng.step(raw, kids[closer:closer + 1])
+            m, raw = eng.step(raw, kids[closer : closer + 1])
             moves.append(int(m[0]))
             d -= 1
         return moves, eng.decode(raw)[0]
@@ -204,13 +206,15 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
         made: dict[str, np.ndarray] = {}
 
         def part(name: str):
-            def make() -> np.ndarray:   # keys, depths and starts at once, whichever file is missing
+            def make() -> np.ndarray:  # keys, depths and starts at once, whichever file is missing
                 if not made:
                     if held > stored:
-                        say(f"deriving the solver's deeper {n}x{n} {c}-colour tree (depth {held}"
+                        say(
+                            f"deriving the solver's deeper {n}x{n} {c}-colour tree (depth {held}"
                             + (f", then {filtered} as a filter" if filtered > held else "")
                             + f") from the stored depth {stored}, once per database"
-                            + (f", about {DERIVE_MINUTES[n, c]:g} min" if (n, c) in DERIVE_MINUTES else ""))
+                            + (f", about {DERIVE_MINUTES[n, c]:g} min" if (n, c) in DERIVE_MINUTES else "")
+                        )
                     with step(f"reading the {n}x{n} {c}-colour tree", "once per database") as st:
                         reps, depths = store.keys_and_depths(tree, eng.layout)
                         reps, depths = deepen(eng, reps, depths, stored, held, st)
@@ -218,13 +222,15 @@ def endgame(n: int, c: int, store: Store, derived: tuple[int, int] | None = None
                         index, order = KeyIndex.of(reps)
                     made.update(keys=index.keys, depths=depths[order], starts=index.starts)
                 return made[name]
+
             return cached_array(store.path, _cache_name(n, c, held, name), build, make, mmap=True)
 
         keys, depths, starts = part("keys"), part("depths"), part("starts")
         eg = Endgame(eng, KeyIndex(keys, starts), depths, held, bool(build["complete"]), stored)
         if filtered > held:
-            eg.beyond = KeyFilter(cached_array(store.path, _cache_name(n, c, held, "beyond"), build,
-                                               lambda: beyond(eg).words, mmap=True))
+            eg.beyond = KeyFilter(
+                cached_array(store.path, _cache_name(n, c, held, "beyond"), build, lambda: beyond(eg).words, mmap=True)
+            )
         _endgames[key] = eg
     return _endgames[key]
 
@@ -266,13 +272,14 @@ def beyond(eg: Endgame) -> KeyFilter:
     out = KeyFilter.sized(DERIVE_GROWTH * len(last))
     with step(f"the {eg.eng.puzzle.label} tree's depth {eg.held + 1} as a filter", "once per database") as st:
         for lo in range(0, len(last), FILTER_CHUNK):
-            out.add(eg.eng.expand(last[lo:lo + FILTER_CHUNK]))
+            out.add(eg.eng.expand(last[lo : lo + FILTER_CHUNK]))
             st.count(min(lo + FILTER_CHUNK, len(last)), len(last), "classes expanded")
     return out
 
 
-def deepen(eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int,
-           height: int, st: Step | None = None) -> tuple[np.ndarray, np.ndarray]:
+def deepen(
+    eng: Engine, reps: np.ndarray, depths: np.ndarray, stored: int, height: int, st: Step | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The levels ``stored + 1 .. height`` of a partial tree, added to its
     sorted representatives and depths: each level is the distinct
     neighbours of the last that are in neither of the two levels before

@@ -20,6 +20,7 @@ i < depth branching its m_i best states, so the last m_i is never needed;
 it gives none for 4x4 and 8x8, so those use the values of the same colour
 count (4x4) or of four colours (8x8, the deepest setting).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -36,7 +37,7 @@ def objective(cells: np.ndarray, n: int) -> np.ndarray:
     h = n // 2
     total = np.zeros(len(g), np.int64)
     for a, b in ((0, 0), (0, h), (h, 0)):
-        q = g[:, a:a + h, b:b + h]
+        q = g[:, a : a + h, b : b + h]
         total += np.abs(np.diff(q, axis=1)).sum(axis=(1, 2))
         total += np.abs(np.diff(q, axis=2)).sum(axis=(1, 2))
     return total
@@ -46,12 +47,14 @@ def _game_tree(guide: Guide, root: np.ndarray, first_vertical: bool, m_i):
     """One game tree of the pair: every generated state with its path."""
     horizontal = of_families(guide.n, HORIZONTAL)
     vertical = of_families(guide.n, VERTICAL)
-    level_cells, level_paths = root[None], [[]]
-    out_cells, out_paths = [], []
-    for i in range(len(m_i)):   # level i+1 from the m_i best of level i (the root at i = 0)
+    level_cells = root[None]
+    level_paths: list[list[int]] = [[]]
+    out_cells: list[np.ndarray] = []
+    out_paths: list[list[int]] = []
+    for i in range(len(m_i)):  # level i+1 from the m_i best of level i (the root at i = 0)
         moves = vertical if (i % 2 == 0) == first_vertical else horizontal
         score = objective(level_cells, guide.n)
-        keep = np.argsort(score, kind="stable")[:m_i[i - 1]] if i else np.arange(1)
+        keep = np.argsort(score, kind="stable")[: m_i[i - 1]] if i else np.arange(1)
         parents = level_cells[keep]
         children = parents[:, guide.puzzle.moves[moves]].reshape(-1, parents.shape[1])
         paths = [level_paths[k] + [int(mv)] for k in keep for mv in moves]
@@ -65,18 +68,20 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
     """Run the heuristic; returns (solution or None, whether the budget ran out)."""
     m_i = THESIS_M_I[guide.c]
     k = THESIS_K_BEST[guide.c]
-    roots, root_paths = start[None], [[]]
+    roots = start[None]
+    root_paths: list[list[int]] = [[]]
     best_obj, since = int(objective(start[None], guide.n)[0]), 0
     if best_obj == 0:
         return Found([], start, 0), False
     while not effort.past(deadline):
-        cells, paths = [], []
+        trees: list[np.ndarray] = []
+        paths: list[list[int]] = []
         for root, rpath in zip(roots, root_paths):
             for first_vertical in (False, True):
                 c, p = _game_tree(guide, root, first_vertical, m_i)
-                cells.append(c)
+                trees.append(c)
                 paths.extend(rpath + q for q in p)
-        cells = np.concatenate(cells)
+        cells = np.concatenate(trees)
         effort.charge("objective", len(cells))
         score = objective(cells, guide.n)
         solved = np.flatnonzero(score == 0)
@@ -84,7 +89,7 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
             i = min(solved, key=lambda j: len(paths[j]))
             return Found(paths[i], cells[i], 0), False
         # the k best distinct states, shortest path first among equals
-        order = np.lexsort(([len(p) for p in paths], score))
+        order = np.lexsort((np.array([len(p) for p in paths]), score))
         _, first = np.unique(cells[order], axis=0, return_index=True)
         chosen = order[np.sort(first)][:k]
         roots, root_paths = cells[chosen], [paths[i] for i in chosen]
@@ -113,7 +118,7 @@ def thesis_search(guide: Guide, start: np.ndarray, deadline: float) -> tuple[Fou
 def _hand_over(guide: Guide, pool: np.ndarray, paths: list[list[int]]) -> Found | None:
     """The shortest whole through a state of ``pool`` whose class is stored
     (§4.2, second component), or None when none is."""
-    depth = guide.endgame.depth(pool)
+    depth = guide.tree.depth(pool)
     hit = np.flatnonzero(depth >= 0)
     if not hit.size:
         return None

@@ -19,6 +19,7 @@ colours 64 orbits cover the 1,536 pairs, 8-13 moves each (mean 10.2),
 about 40 s with the depth-7 tree, once; the table is cached beside the
 database.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -53,10 +54,13 @@ def transpositions(guide: Guide, store: Store) -> np.ndarray | None:
     if guide.endgame is None or not applies(puzzle):
         return None
     build = store.finished_build(TreeKey.wrapslide(puzzle.n, puzzle.c))
+    if build is None:  # the guide's endgame came from it: only a build dropped since leaves none
+        return None
     key = (store.label, puzzle.n, puzzle.c, build["built_at"], build["classes"])
     if key not in _tables:
-        _tables[key] = cached_array(store.path, f"transpositions{puzzle.n}c{puzzle.c}", build,
-                                    lambda: derive(guide, store))
+        _tables[key] = cached_array(
+            store.path, f"transpositions{puzzle.n}c{puzzle.c}", build, lambda: derive(guide, store)
+        )
     return _tables[key]
 
 
@@ -83,11 +87,11 @@ def derive(guide: Guide, store: Store) -> np.ndarray:
             seq = solve_near(guide, store, v, effort.NEVER, SWAP_REACH)
             for s, img in zip(maps, images):
                 inv = np.argsort(s)
-                a, b = int(inv[i]), int(inv[j])   # where the map puts the pair
+                a, b = int(inv[i]), int(inv[j])  # where the map puts the pair
                 done[a, b] = done[b, a] = True
                 if seq is not None and len(seq) <= SWAP_MOVES_MAX:
                     row = [len(seq), *img[seq]]
-                    table[a, b, :len(row)] = table[b, a, :len(row)] = row
+                    table[a, b, : len(row)] = table[b, a, : len(row)] = row
             st.count(int(done[g[:, None] != g[None, :]].sum()) // 2, pairs, "cell pairs")
     return table
 
@@ -105,8 +109,9 @@ def move_images(puzzle: Puzzle, maps: np.ndarray) -> np.ndarray:
     return out
 
 
-def best_transposition(table: np.ndarray, x: np.ndarray, goal: np.ndarray,
-                       wrong: np.ndarray) -> tuple[float, list[int] | None]:
+def best_transposition(
+    table: np.ndarray, x: np.ndarray, goal: np.ndarray, wrong: np.ndarray
+) -> tuple[float, list[int] | None]:
     """(cells fixed per move, moves) of the best transposition of two of the
     misplaced cells ``wrong`` of ``x``: a mutual pair fixes both, any other
     pair at most one; (0, None) when the table has none that helps."""
@@ -142,4 +147,4 @@ def estimate(puzzle: Puzzle, table: np.ndarray, x: np.ndarray, cap: int = 400) -
 def sequence(table: np.ndarray, i: int, j: int) -> list[int] | None:
     """The transposition of cells i and j as move indices, or None."""
     length = int(table[i, j, 0])
-    return None if length < 0 else [int(m) for m in table[i, j, 1:1 + length]]
+    return None if length < 0 else [int(m) for m in table[i, j, 1 : 1 + length]]

@@ -22,6 +22,7 @@ the pruned order lets a state's children depend on the move it was reached
 by. A newer state takes a full slot over (the search is depth-first, so
 the newest are the likeliest to come again).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,7 @@ from numba import njit
 
 from ..engine.compiling import announce_compiles
 
-announce_compiles()   # a compile of over 2 s says so (wsdb.notices)
+announce_compiles()  # a compile of over 2 s says so (wsdb.notices)
 
 
 def visit_tables(streams: int, slots: int) -> tuple[np.ndarray, np.ndarray]:

@@ -12,9 +12,21 @@ solver (the bounds are :mod:`wsdb.bounds`).
 * :mod:`.solves`   solver runs (``wsdb eval``): per-run summaries beside the
   thesis' chapter 5 means, and their picture
 """
+
 from .export import export
 from .figures import antipodes, build_records, builds, levels, orbit_profile, report, summary
 from .plots import plot_levels, plot_symmetry, save_figure
 
-__all__ = ["antipodes", "build_records", "builds", "export", "levels", "orbit_profile", "plot_levels",
-           "plot_symmetry", "report", "save_figure", "summary"]
+__all__ = [
+    "antipodes",
+    "build_records",
+    "builds",
+    "export",
+    "levels",
+    "orbit_profile",
+    "plot_levels",
+    "plot_symmetry",
+    "report",
+    "save_figure",
+    "summary",
+]

@@ -14,6 +14,7 @@ metadata, and ``parent`` (null for the roots) reads back in pandas as a
 nullable integer (:mod:`wsdb.db.parquet_meta`). ``-`` for the path writes
 to standard output (CSV unless a format is given).
 """
+
 from __future__ import annotations
 
 import csv
@@ -38,8 +39,16 @@ STDOUT = "-"
 COLUMNS = ["rep", "grid", "depth", "parent", "orbit_size"]
 
 
-def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, root: str = "all",
-           chunk: int = 100_000, puzzle=None) -> int:
+def export(
+    n: int,
+    c: int,
+    path: str | Path,
+    fmt: str | None = None,
+    db=None,
+    root: str = "all",
+    chunk: int = 100_000,
+    puzzle=None,
+) -> int:
     """Write the (n, c) classes to ``path`` (``"-"``: standard output);
     returns the number of rows. ``fmt`` defaults to the file's suffix
     (.csv, .jsonl or .parquet; csv for standard output). With ``puzzle``
@@ -52,8 +61,9 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
     path = Path(path)
     fmt = fmt or ("csv" if to_stdout else path.suffix.lstrip(".").lower())
     if fmt not in FORMATS:
-        raise InputError(f"export format {fmt!r}: expected csv, jsonl or parquet (or a file ending in .csv, "
-                        ".jsonl or .parquet)")
+        raise InputError(
+            f"export format {fmt!r}: expected csv, jsonl or parquet (or a file ending in .csv, .jsonl or .parquet)"
+        )
     if fmt == "parquet" and importlib.util.find_spec("pyarrow") is None:
         raise InputError("Parquet export needs pyarrow: pip install 'wsdb[parquet]' (or use --format csv)")
     if to_stdout:
@@ -62,9 +72,11 @@ def export(n: int, c: int, path: str | Path, fmt: str | None = None, db=None, ro
         return _export_to(None, fmt, puzzle, db, root, chunk)
     if not path.parent.is_dir():
         raise MissingDatabaseError(f"cannot write {path}: the folder {path.parent} does not exist")
-    if path.exists() and not path.is_file():   # the file is renamed into place: never over a device or pipe
-        raise StorageError(f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
-                        "pipe); expected a file name")
+    if path.exists() and not path.is_file():  # the file is renamed into place: never over a device or pipe
+        raise StorageError(
+            f"cannot write {path}: it exists and is not a regular file (a folder, a device or a "
+            "pipe); expected a file name"
+        )
     tmp = path.with_name(f".{path.name}.part")
     try:
         count = _export_to(tmp, fmt, puzzle, db, root, chunk, path.name)
@@ -85,8 +97,9 @@ def _export_to(tmp: Path | None, fmt: str, puzzle, db, root: str, chunk: int, na
     layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
     wide = not layout.sql_integer
     with step(f"exporting {puzzle.label} to {name}") as st:
-        rows = _counted((_with_grids(part, layout, puzzle, wide) for part in store.iter_classes(tree, chunk)),
-                        st, total)
+        rows = _counted(
+            (_with_grids(part, layout, puzzle, wide) for part in store.iter_classes(tree, chunk)), st, total
+        )
         if fmt == "parquet":
             return _write_parquet(tmp, rows, wide, tree_metadata(tree, puzzle))
         return (_write_csv if fmt == "csv" else _write_jsonl)(tmp, rows)
@@ -109,9 +122,11 @@ def _with_grids(part: list[tuple], layout: KeyLayout, puzzle, wide: bool) -> lis
     reps, depths, parents, orbits = zip(*part)
     grids = state_texts(puzzle, layout.decode(layout.from_sql(reps)))
     if wide:
+
         def num(v):
             return None if v is None else str(int.from_bytes(v, "big"))
-        reps, parents = [num(v) for v in reps], [num(v) for v in parents]
+
+        return list(zip([num(v) for v in reps], grids, depths, [num(v) for v in parents], orbits))
     return list(zip(reps, grids, depths, parents, orbits))
 
 
@@ -132,7 +147,7 @@ class _Opened:
             (sys.stdout.buffer if self.binary else sys.stdout).flush()
             return
         with self.f:
-            if exc[0] is None:   # on disk before the rename that shows it
+            if exc[0] is None:  # on disk before the rename that shows it
                 self.f.flush()
                 os.fsync(self.f.fileno())
 
@@ -167,15 +182,14 @@ def _write_parquet(path: Path | None, chunks, wide: bool, facts: dict[str, str])
     import pyarrow.parquet as pq
 
     key = pa.string() if wide else pa.int64()
-    schema = pa.schema([("rep", key), ("grid", pa.string()), ("depth", pa.int16()),
-                        ("parent", key), ("orbit_size", pa.int64())])
+    schema = pa.schema(
+        [("rep", key), ("grid", pa.string()), ("depth", pa.int16()), ("parent", key), ("orbit_size", pa.int64())]
+    )
     schema = with_metadata(schema, facts, {} if wide else {"parent": "Int64"})
     count = 0
     with _Opened(path, binary=True) as f, pq.ParquetWriter(f, schema) as writer:
         for part in chunks:
             columns = list(zip(*part))
-            writer.write_table(pa.table([pa.array(col, type=t.type) for col, t in zip(columns, schema)],
-                                        schema=schema))
+            writer.write_table(pa.table([pa.array(col, type=t.type) for col, t in zip(columns, schema)], schema=schema))
             count += len(part)
     return count
-

@@ -13,6 +13,7 @@ or with ``n`` the one grown from ``goal`` (default: distinct pieces).
 Without ``puzzle``, every puzzle's builds are shown; ``root`` filters
 Wrapslide's, whose tree kinds it names.
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -27,15 +28,30 @@ from ..puzzle.catalog import get_puzzle, kind, stored_puzzle
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.tree_key import TreeKey
 
-BUILD_COLUMNS = ["puzzle", "n", "c", "root", "status", "complete", "max_depth", "height", "god_number", "classes",
-                 "states", "seconds", "version", "built_at"]
+BUILD_COLUMNS = [
+    "puzzle",
+    "n",
+    "c",
+    "root",
+    "status",
+    "complete",
+    "max_depth",
+    "height",
+    "god_number",
+    "classes",
+    "states",
+    "seconds",
+    "version",
+    "built_at",
+]
 #: what :func:`builds` adds to a build's columns: where it is kept and how big that is
 SIZE_COLUMNS = ["db_bytes", "cache_bytes", "parquet_levels", "parquet_bytes"]
 
 
-def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None,
-            goal: str | None = None) -> list[dict]:
-    if kind(puzzle).rows_only:   # boards of n rows, any width (no --m here)
+def _builds(
+    store: Store, n: int | None, c: int | None, root: str | None, puzzle: str | None = None, goal: str | None = None
+) -> list[dict]:
+    if kind(puzzle).rows_only:  # boards of n rows, any width (no --m here)
         if c is not None or goal is not None:
             raise InputError("the sliding puzzle's builds are picked by --n, their number of rows")
         return [b for b in store.build_rows() if b["puzzle"] == puzzle and n in (None, b["n"])]
@@ -47,15 +63,20 @@ def _builds(store: Store, n: int | None, c: int | None, root: str | None, puzzle
                 raise InputError("--goal goes with --n: the board the goal is written on")
             return [b for b in store.build_rows() if b["puzzle"] == puzzle]
 
+        assert puzzle is not None  # kind(None) is Wrapslide's, a grid
         p = get_puzzle(puzzle, int(n), goal=goal)
         return [store.require_build(TreeKey.of(p))]
-    if (n is None) != (c is None):
-        raise InputError("give both --n and --c, or neither (every build)")
-    if n is not None:
+    if n is not None and c is not None:
         check_grid(n, c)
-        return [store.require_build(TreeKey.wrapslide(n, c, root or "all"))]   # refuses an unfinished build
-    return [b for b in store.build_rows() if (puzzle is None or b["puzzle"] == puzzle)
-            and (root is None or b["root"] == root or not kind(b["puzzle"]).grid)]
+        return [store.require_build(TreeKey.wrapslide(n, c, root or "all"))]  # refuses an unfinished build
+    if n is not None or c is not None:
+        raise InputError("give both --n and --c, or neither (every build)")
+    return [
+        b
+        for b in store.build_rows()
+        if (puzzle is None or b["puzzle"] == puzzle)
+        and (root is None or b["root"] == root or not kind(b["puzzle"]).grid)
+    ]
 
 
 def puzzle_of(build: dict) -> Puzzle | SlidingPuzzle:
@@ -69,8 +90,14 @@ def _key(b) -> tuple:
     return (b["puzzle"], b["n"], b["c"], b["root"])
 
 
-def builds(db=None, n: int | None = None, c: int | None = None, root: str | None = None,
-           puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
+def builds(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str | None = None,
+    puzzle: str | None = None,
+    goal: str | None = None,
+) -> pd.DataFrame:
     """Stored builds with their size on disk: ``db_bytes`` is the build's
     share of the database file by class count (an estimate: class rows are
     nearly all of it), on PostgreSQL its own table's size (exact), None on
@@ -84,21 +111,27 @@ def builds(db=None, n: int | None = None, c: int | None = None, root: str | None
     rows = _builds(store, n, c, root, puzzle, goal)
     size = None
     if store.path is not None:
-        size = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal"))
-                   if p.exists())
+        size = sum(p.stat().st_size for p in (store.path, store.path.with_name(store.path.name + "-wal")) if p.exists())
     total = sum(b["classes"] for b in store.build_rows() if not b.get("levels")) or 1
     out = []
     for b in rows:
         url = b.get("levels") or None
         # rounded down: shares never add up past the file
         share = 0 if url else None if size is None else size * b["classes"] // total
-        if share is None:   # a database server
+        if share is None:  # a database server
             share = store.tree_bytes(TreeKey.from_row(b))
-        files = derived_files(store.path, b) if kind(b["puzzle"]).grid else []   # the solver derives Wrapslide's
+        files = derived_files(store.path, b) if kind(b["puzzle"]).grid else []  # the solver derives Wrapslide's
         cached = sum(f.stat().st_size for f in files)
         parquet = _parquet_size(url) if url else None
-        out.append({**{k: b[k] for k in BUILD_COLUMNS}, "db_bytes": share, "cache_bytes": cached,
-                    "parquet_levels": url, "parquet_bytes": parquet})
+        out.append(
+            {
+                **{k: b[k] for k in BUILD_COLUMNS},
+                "db_bytes": share,
+                "cache_bytes": cached,
+                "parquet_levels": url,
+                "parquet_bytes": parquet,
+            }
+        )
     return _nullable(pd.DataFrame(out, columns=BUILD_COLUMNS + SIZE_COLUMNS))
 
 
@@ -108,19 +141,25 @@ def _parquet_size(url: str) -> int | None:
 
     try:
         return LevelFolder(url).size()
-    except WsdbError:   # a protocol whose package is not installed here
+    except WsdbError:  # a protocol whose package is not installed here
         return None
 
 
-def levels(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
-           puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
+def levels(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str | None = "all",
+    puzzle: str | None = None,
+    goal: str | None = None,
+) -> pd.DataFrame:
     """Classes and states per depth, with the cumulative share of the
     build's stored states reached by each depth."""
     store = Store.of(db)
     keep = {_key(b) for b in _builds(store, n, c, root, puzzle, goal)}
-    df = pd.DataFrame(store.all_level_rows(),
-                      columns=["puzzle", "n", "c", "root", "depth", "classes", "states"]).astype(
-        {"n": "int64", "c": "int64", "depth": "int64", "classes": "int64", "states": "int64"})
+    df = pd.DataFrame(
+        store.all_level_rows(), columns=["puzzle", "n", "c", "root", "depth", "classes", "states"]
+    ).astype({"n": "int64", "c": "int64", "depth": "int64", "classes": "int64", "states": "int64"})
     mine = pd.Series([(r.puzzle, r.n, r.c, r.root) in keep for r in df.itertuples()], index=df.index, dtype=bool)
     df = df[mine].reset_index(drop=True)
     grouped = df.groupby(["puzzle", "n", "c", "root"], sort=False)["states"]
@@ -128,8 +167,14 @@ def levels(db=None, n: int | None = None, c: int | None = None, root: str | None
     return df
 
 
-def summary(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
-            puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
+def summary(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str | None = "all",
+    puzzle: str | None = None,
+    goal: str | None = None,
+) -> pd.DataFrame:
     """One row per build: God number (or what a partial tree says of it),
     mean distance over states and over classes, antipodes, coverage of all
     states (another puzzle: of all arrangements of its goal's labels, of
@@ -154,18 +199,24 @@ def summary(db=None, n: int | None = None, c: int | None = None, root: str | Non
         total = p.arrangements
         height = int(b["height"])
         god = proven_god_number(b, p)
-        out.append({
-            **{k: b[k] for k in BUILD_COLUMNS},
-            "god_number": god,
-            "more_than": height if god is None and p.every_arrangement else None,
-            "at_least": height if god is None else None,
-            "all_states": total,
-            "coverage": int(mine.states.sum()) / total,
-            "mean_distance_states": float((mine.depth * mine.states).sum() / mine.states.sum()) if complete else None,
-            "mean_distance_classes": float((mine.depth * mine.classes).sum() / mine.classes.sum()) if complete else None,
-            "antipode_classes": int(top.classes.sum()) if complete else None,
-            "antipode_states": int(top.states.sum()) if complete else None,
-        })
+        out.append(
+            {
+                **{k: b[k] for k in BUILD_COLUMNS},
+                "god_number": god,
+                "more_than": height if god is None and p.every_arrangement else None,
+                "at_least": height if god is None else None,
+                "all_states": total,
+                "coverage": int(mine.states.sum()) / total,
+                "mean_distance_states": float((mine.depth * mine.states).sum() / mine.states.sum())
+                if complete
+                else None,
+                "mean_distance_classes": float((mine.depth * mine.classes).sum() / mine.classes.sum())
+                if complete
+                else None,
+                "antipode_classes": int(top.classes.sum()) if complete else None,
+                "antipode_states": int(top.states.sum()) if complete else None,
+            }
+        )
     return _nullable(pd.DataFrame(out))
 
 
@@ -182,22 +233,31 @@ def _one(store: Store, n, c, root, puzzle, goal) -> dict:
     return _builds(store, n, c if kind(puzzle).grid else None, root, puzzle, goal)[0]
 
 
-def antipodes(db=None, n: int = 4, c: int = 4, root: str = "all", limit: int | None = None,
-              puzzle: str | None = None, goal: str | None = None) -> pd.DataFrame:
+def antipodes(
+    db=None,
+    n: int | dict = 4,
+    c: int = 4,
+    root: str = "all",
+    limit: int | None = None,
+    puzzle: str | None = None,
+    goal: str | None = None,
+) -> pd.DataFrame:
     """The classes farthest from solved (depth = God number) of a complete
     build, in key order: their grids and orbit sizes. ``n`` may be a build
     row instead of (n, c, root)."""
     store = Store.of(db)
     b = _one(store, n, c, root, puzzle, goal)
     if not b["complete"]:
-        raise NotBuiltError(f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
-                        "unknown (they lie beyond the stored tree)")
-    return pd.DataFrame(store.classes_at_depth(TreeKey.from_row(b), b["height"], limit),
-                        columns=["grid", "orbit_size"])
+        raise NotBuiltError(
+            f"the {puzzle_of(b).label} build stops at depth {b['height']}: its antipodes are "
+            "unknown (they lie beyond the stored tree)"
+        )
+    return pd.DataFrame(store.classes_at_depth(TreeKey.from_row(b), b["height"], limit), columns=["grid", "orbit_size"])
 
 
-def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: str | None = None,
-                  goal: str | None = None) -> pd.DataFrame:
+def orbit_profile(
+    db=None, n: int | dict = 4, c: int = 4, root: str = "all", puzzle: str | None = None, goal: str | None = None
+) -> pd.DataFrame:
     """The symmetry profile: how many classes (and states) have each orbit
     size. Orbit size = group order / number of symmetries fixing the class.
     ``n`` may be a build row instead of (n, c, root)."""
@@ -206,14 +266,20 @@ def orbit_profile(db=None, n: int = 4, c: int = 4, root: str = "all", puzzle: st
     p = puzzle_of(b)
     # a count over every stored class: seconds on a tree of millions
     with step(f"counting the {p.label} classes by orbit size", f"{b['classes']:,} classes"):
-        df = pd.DataFrame(store.orbit_profile(TreeKey.from_row(b)),
-                          columns=["orbit_size", "classes", "states"])
+        df = pd.DataFrame(store.orbit_profile(TreeKey.from_row(b)), columns=["orbit_size", "classes", "states"])
     df.insert(1, "symmetries", p.group_order // df.orbit_size)
     return df
 
 
-def report(db=None, n: int | None = None, c: int | None = None, root: str | None = "all",
-           first: int = 3, puzzle: str | None = None, goal: str | None = None) -> list[dict]:
+def report(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str | None = "all",
+    first: int = 3,
+    puzzle: str | None = None,
+    goal: str | None = None,
+) -> list[dict]:
     """Everything ``wsdb stats`` shows, one dict per build: the summary
     row, its levels, the symmetry profile, the first ``first`` antipodes
     (for complete builds) and the best proven bounds on the grid's God
@@ -224,22 +290,36 @@ def report(db=None, n: int | None = None, c: int | None = None, root: str | None
     out = []
     for row in summary(store, n, c, root, puzzle, goal).to_dict("records"):
         b = plain(row)
-        grid = kind(b["puzzle"]).grid   # the bounds are Wrapslide's
+        grid = kind(b["puzzle"]).grid  # the bounds are Wrapslide's
         mine = [r for r in proven if grid and (r["n"], r["c"]) == (b["n"], b["c"])]
-        out.append({
-            "bounds": {"lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
-                       "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None)},
-            **b,
-            "levels": [plain(r) for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]]
-                       .to_dict("records")],
-            "orbit_profile": [plain(r) for r in orbit_profile(store, b).to_dict("records")],
-            "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
-        })
+        out.append(
+            {
+                "bounds": {
+                    "lower": max((r["value"] for r in mine if r["kind"] == "lower"), default=None),
+                    "upper": min((r["value"] for r in mine if r["kind"] == "upper"), default=None),
+                },
+                **b,
+                "levels": [
+                    plain(r)
+                    for r in _mine(lv, b)[["depth", "classes", "states", "cumulative_share"]].to_dict("records")
+                ],
+                "orbit_profile": [plain(r) for r in orbit_profile(store, b).to_dict("records")],
+                "first_antipodes": (antipodes(store, b, limit=first).grid.tolist() if row["complete"] else []),
+            }
+        )
     return out
 
 
-_MAYBE_MISSING = ["max_depth", "god_number", "more_than", "at_least", "antipode_classes", "antipode_states", "db_bytes",
-                  "parquet_bytes"]
+_MAYBE_MISSING = [
+    "max_depth",
+    "god_number",
+    "more_than",
+    "at_least",
+    "antipode_classes",
+    "antipode_states",
+    "db_bytes",
+    "parquet_bytes",
+]
 
 
 def _nullable(df: pd.DataFrame) -> pd.DataFrame:

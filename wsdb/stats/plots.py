@@ -13,6 +13,7 @@ never switched and no window opens; a notebook shows the returned figure.
 :func:`save_figure` writes one as PNG, SVG or PDF by the file's name (the
 CLI's ``--plot``).
 """
+
 from __future__ import annotations
 
 import io
@@ -73,8 +74,9 @@ def _figure(builds: pd.DataFrame, height: float, puzzle: str = "wrapslide", ax=N
     if not kind(puzzle).grid:
         boards = sorted({(int(n), int(c)) for n, c in zip(builds.n, builds.c)})
         fig, axes = new_figure(1, len(boards), 4.2 * len(boards), height)
-        return fig, {(n, c): (axes[0][j], builds[(builds.n == n) & (builds.c == c)].iloc[0])
-                     for j, (n, c) in enumerate(boards)}
+        return fig, {
+            (n, c): (axes[0][j], builds[(builds.n == n) & (builds.c == c)].iloc[0]) for j, (n, c) in enumerate(boards)
+        }
     ns = sorted(int(x) for x in builds.n.unique())
     cs = sorted(int(x) for x in builds.c.unique())
     fig, axes = new_figure(len(ns), len(cs), 4.2 * len(cs), height * len(ns))
@@ -98,49 +100,64 @@ def _builds(db, n: int | None, c: int | None, root: str, puzzle: str, goal: str 
     return store, builds
 
 
-def plot_levels(db=None, n: int | None = None, c: int | None = None, root: str = "all",
-                puzzle: str = "wrapslide", goal: str | None = None, *, ax=None) -> Figure:
+def plot_levels(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str = "all",
+    puzzle: str = "wrapslide",
+    goal: str | None = None,
+    *,
+    ax=None,
+) -> Figure:
     """The states-per-depth figure of one puzzle's builds (one with ``n``
     and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
     lv = levels(store, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.2, puzzle, ax)
-    theirs = ax is not None   # the loop below names each panel's axes ax
+    theirs = ax is not None  # the loop below names each panel's axes ax
     for (bn, bc), (ax, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
         ax.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
         ax.plot(mine.depth, mine.classes, "o-", color=CLASSES, label="classes", markersize=3.5, linewidth=1.2)
         ax.set_yscale("log")
         ax.set_ylim(0.5, max(mine.states.max(), 1) * 30)
-        exact = pd.notna(b.god_number)   # complete, or stopped at its limit holding every state
+        exact = pd.notna(b.god_number)  # complete, or stopped at its limit holding every state
         if exact:
             ax.axvline(b.height + 0.5, color=MARK, linestyle="--", linewidth=1.2)
             text = f"God number {b.height}"
         else:
             ax.axvspan(b.height + 0.5, b.height + 2.5, color="#cccccc", alpha=0.6, linewidth=0)
             text = f"stored to depth {b.height}; " + ("more lie deeper" if pd.notna(b.more_than) else "deeper unknown")
-        ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9,
-                color=MARK if exact else "#555555")
+        ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9, color=MARK if exact else "#555555")
         ax.set_title(puzzle_of(plain(b.to_dict())).board, fontsize=11)
         ax.set_xlabel("depth (moves from solved)")
-        ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))   # at most 15 labels
+        ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))  # at most 15 labels
         ax.grid(axis="y", alpha=0.3)
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    if not theirs:   # the caller's axes keep the caller's titles
+    if not theirs:  # the caller's axes keep the caller's titles
         suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
     return fig
 
 
-def plot_symmetry(db=None, n: int | None = None, c: int | None = None, root: str = "all",
-                  puzzle: str = "wrapslide", goal: str | None = None, *, ax=None) -> Figure:
+def plot_symmetry(
+    db=None,
+    n: int | None = None,
+    c: int | None = None,
+    root: str = "all",
+    puzzle: str = "wrapslide",
+    goal: str | None = None,
+    *,
+    ax=None,
+) -> Figure:
     """The symmetry-profile figure of one puzzle's builds (one with ``n``
     and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.0, puzzle, ax)
     theirs = ax is not None
-    for (bn, bc), (ax, b) in panels.items():
+    for ax, b in panels.values():
         prof = orbit_profile(store, plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
         ax.bar(labels, prof.classes, color=STATES)
@@ -167,7 +184,7 @@ def suptitle(fig, text: str, fontsize: int = 12) -> None:
     panel is 4.2 inches wide, too narrow for a title on one line."""
     import textwrap
 
-    chars = max(int(fig.get_figwidth() * 72 / (0.55 * fontsize)), 20)   # a character is ~0.55 em wide
+    chars = max(int(fig.get_figwidth() * 72 / (0.55 * fontsize)), 20)  # a character is ~0.55 em wide
     fig.suptitle(textwrap.fill(text, chars), fontsize=fontsize)
 
 

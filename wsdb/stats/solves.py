@@ -5,6 +5,7 @@ Everything is computed from the public tables ``solve_runs`` and
 ``solves`` (docs/sql.md has the same summary as one SQL query), so a
 researcher can get the same numbers with pandas, SQL or datasette.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,10 +21,31 @@ from .plots import new_figure
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-SUMMARY_COLUMNS = ["run_id", "n", "c", "method", "effort", "params", "version", "status", "started_at", "cores",
-                   "states", "mean_length", "max_length", "mean_lower_bound", "known_exact", "mean_gap_exact",
-                   "mean_gap_bound", "share_optimal", "median_seconds", "max_seconds", "timed_out",
-                   "thesis_mean_length", "thesis_mean_seconds"]
+SUMMARY_COLUMNS = [
+    "run_id",
+    "n",
+    "c",
+    "method",
+    "effort",
+    "params",
+    "version",
+    "status",
+    "started_at",
+    "cores",
+    "states",
+    "mean_length",
+    "max_length",
+    "mean_lower_bound",
+    "known_exact",
+    "mean_gap_exact",
+    "mean_gap_bound",
+    "share_optimal",
+    "median_seconds",
+    "max_seconds",
+    "timed_out",
+    "thesis_mean_length",
+    "thesis_mean_seconds",
+]
 
 
 def _effort(params: str | None) -> float | None:
@@ -61,8 +83,22 @@ def solves(db=None, run_id: int | None = None) -> pd.DataFrame:
     store = Store.of(db)
     rows = store.solve_rows(run_id)
     meta = {r["run_id"]: r for r in store.run_rows()}
-    df = pd.DataFrame(rows, columns=["run_id", "idx", "state", "length", "lower_bound", "optimal", "exact",
-                                     "seconds", "timed_out", "solved_by", "moves"])
+    df = pd.DataFrame(
+        rows,
+        columns=[
+            "run_id",
+            "idx",
+            "state",
+            "length",
+            "lower_bound",
+            "optimal",
+            "exact",
+            "seconds",
+            "timed_out",
+            "solved_by",
+            "moves",
+        ],
+    )
     for col in ("n", "c", "method"):
         df.insert(1, col, [meta[r][col] for r in df.run_id])
     return df[["run_id", "n", "c", "method"] + [k for k in df.columns if k not in ("run_id", "n", "c", "method")]]
@@ -81,20 +117,25 @@ def run_summaries(db=None) -> pd.DataFrame:
     for run in store.run_rows():
         rows = pd.DataFrame(store.solve_rows(run["run_id"]))
         grid = f"{run['n']}x{run['n']}_c{run['c']}"
-        row = {k: run[k] for k in ("run_id", "n", "c", "method", "params", "version", "status", "started_at",
-                                   "cores")}
+        row = {k: run[k] for k in ("run_id", "n", "c", "method", "params", "version", "status", "started_at", "cores")}
         row["effort"] = _effort(run["params"])
         row["states"] = len(rows)
         row["thesis_mean_length"] = thesis["mean_length"].get(grid)
         row["thesis_mean_seconds"] = thesis["mean_seconds"].get(grid)
         if len(rows):
             known = rows[rows.exact.notna()]
-            row.update(mean_length=rows.length.mean(), max_length=int(rows.length.max()),
-                       mean_lower_bound=rows.lower_bound.mean(), known_exact=len(known),
-                       mean_gap_exact=(known.length - known.exact).mean() if len(known) else None,
-                       mean_gap_bound=(rows.length - rows.lower_bound).mean(),
-                       share_optimal=rows.optimal.astype(bool).mean(), median_seconds=rows.seconds.median(),
-                       max_seconds=rows.seconds.max(), timed_out=int(rows.timed_out.astype(bool).sum()))
+            row.update(
+                mean_length=rows.length.mean(),
+                max_length=int(rows.length.max()),
+                mean_lower_bound=rows.lower_bound.mean(),
+                known_exact=len(known),
+                mean_gap_exact=(known.length - known.exact).mean() if len(known) else None,
+                mean_gap_bound=(rows.length - rows.lower_bound).mean(),
+                share_optimal=rows.optimal.astype(bool).mean(),
+                median_seconds=rows.seconds.median(),
+                max_seconds=rows.seconds.max(),
+                timed_out=int(rows.timed_out.astype(bool).sum()),
+            )
         out.append(row)
     return pd.DataFrame(out, columns=SUMMARY_COLUMNS)
 
@@ -112,8 +153,11 @@ def plot_solves(db=None, n: int | None = None, c: int | None = None, *, ax=None)
     if n is not None:
         df = df[(df.n == n) & ((df.c == c) if c is not None else True)]
     if df.empty:
-        raise NotBuiltError("no solver runs stored" + (f" for {n}x{n}" if n is not None else "")
-                        + ": run `wsdb eval --n N --c C --count K` first")
+        raise NotBuiltError(
+            "no solver runs stored"
+            + (f" for {n}x{n}" if n is not None else "")
+            + ": run `wsdb eval --n N --c C --count K` first"
+        )
     # runs of one method differ by their budget: the labels say it
     efforts = {r["run_id"]: effort_label(_effort(r["params"])) for r in Store.of(db).run_rows()}
     grids = sorted({(int(n), int(c)) for n, c in zip(df.n, df.c)})
@@ -129,28 +173,40 @@ def plot_solves(db=None, n: int | None = None, c: int | None = None, *, ax=None)
         labels = [f"{mine[mine.run_id == r].method.iloc[0]} {efforts[r]} (run {r})" for r in run_ids]
         # the reference per state: its distance where any run knows it, else the best bound any run proved
         per_state = mine.groupby("state").agg(exact=("exact", "max"), bound=("lower_bound", "max"))
-        first = mine[mine.run_id == run_ids[0]]   # runs of a grid usually share their draw
+        first = mine[mine.run_id == run_ids[0]]  # runs of a grid usually share their draw
         reference = first.state.map(per_state.exact.fillna(per_state.bound)).astype(int)
         known = int(first.state.map(per_state.exact).notna().sum())
-        name = ("exact distance" if known == len(first) else "lower bound" if known == 0 else
-                f"exact distance ({known} of {len(first)}), else lower bound")
+        name = (
+            "exact distance"
+            if known == len(first)
+            else "lower bound"
+            if known == 0
+            else f"exact distance ({known} of {len(first)}), else lower bound"
+        )
         series = [(name, reference)] + [(lab, mine[mine.run_id == r].length) for lab, r in zip(labels, run_ids)]
         lo = int(min(v.min() for _, v in series))
         hi = int(max(v.max() for _, v in series))
-        step = max(1, -(-(hi - lo + 1) // 30))   # at most about 30 groups of bars
+        step = max(1, -(-(hi - lo + 1) // 30))  # at most about 30 groups of bars
         edges = np.arange(lo, hi + step + 1, step) - 0.5
         centres = (edges[:-1] + edges[1:]) / 2
         width = 0.8 * step / len(series)
         for k, (lab, values) in enumerate(series):
             counts, _ = np.histogram(values, edges)
-            left.bar(centres + (k - (len(series) - 1) / 2) * width, counts, width=width, label=lab,
-                     color="#888888" if k == 0 else None)
-        left.set_title(f"{n}x{n}, {c} colours: solution lengths ({len(first)} states"
-                       + (f", {step} moves a bar)" if step > 1 else ")"))
+            left.bar(
+                centres + (k - (len(series) - 1) / 2) * width,
+                counts,
+                width=width,
+                label=lab,
+                color="#888888" if k == 0 else None,
+            )
+        left.set_title(
+            f"{n}x{n}, {c} colours: solution lengths ({len(first)} states"
+            + (f", {step} moves a bar)" if step > 1 else ")")
+        )
         left.set_xlabel("moves")
         left.xaxis.set_major_locator(MaxNLocator(integer=True))
         left.set_ylabel("states")
-        left.yaxis.set_major_locator(MaxNLocator(integer=True))   # states are counted: no 1.75
+        left.yaxis.set_major_locator(MaxNLocator(integer=True))  # states are counted: no 1.75
         left.legend(fontsize=8)
         right.boxplot([mine[mine.run_id == r].seconds.clip(lower=1e-3) for r in run_ids])
         right.set_xticks(range(1, len(run_ids) + 1), [lab.replace(" (", "\n(") for lab in labels], fontsize=8)

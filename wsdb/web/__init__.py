@@ -11,6 +11,7 @@ API whose answers are the CLI's ``--json`` (FastAPI under uvicorn).
 :func:`create_app` and :func:`serve` load FastAPI when first asked for, so
 the command line reads the defaults without it.
 """
+
 from importlib import import_module
 
 __all__ = ["create_app", "serve"]

@@ -10,6 +10,7 @@ Nothing here writes to the database.
 The thesis' player window (§5.2, Objective IX) checked no input (§6.2);
 this one checks everything before any work starts.
 """
+
 from __future__ import annotations
 
 import errno
@@ -30,12 +31,12 @@ from .settings import HOST, MAX_BUSY, MAX_TIME_LIMIT, PORT
 STATIC = files("wsdb.web") / "static"
 
 
-def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = MAX_BUSY,
-               on_ready=None) -> FastAPI:
+def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = MAX_BUSY, on_ready=None) -> FastAPI:
     """The web application over the database ``db`` (a path or URL, as
     ``--db`` takes it): at most ``max_busy`` lookups and solves at once,
     each solve at most ``max_time_limit`` seconds of search. ``on_ready()``
     runs once the server listens."""
+
     @asynccontextmanager
     async def lifespan(app):
         if on_ready is not None:
@@ -43,12 +44,15 @@ def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = 
         yield
 
     # /docs and /redoc serve Swagger UI and ReDoc from the package, not a CDN: they work offline
-    app = FastAPIOffline(title="wsdb", summary="Exact distances and solutions for Wrapslide", lifespan=lifespan,
-                         description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's "
-                                     "`--json`.")
+    app = FastAPIOffline(
+        title="wsdb",
+        summary="Exact distances and solutions for Wrapslide",
+        lifespan=lifespan,
+        description="The JSON API of `wsdb serve`: every answer has the fields of the CLI's `--json`.",
+    )
     app.add_middleware(BodyLimit)
     app.state.gate = Gate(max_busy)
-    app.state.db = db     # read at each request, so a test can point a built app elsewhere
+    app.state.db = db  # read at each request, so a test can point a built app elsewhere
     app.state.max_time_limit = max_time_limit
     app.add_exception_handler(WsdbError, _bad_input)
     app.add_exception_handler(RequestValidationError, _one_line)
@@ -59,14 +63,16 @@ def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = 
     return app
 
 
-async def _bad_input(request: Request, e: WsdbError):
-    """The CLI's one line, as HTTP 400; a damaged database is the server's
-    fault, not the request's: 500, with the same line."""
+async def _bad_input(request: Request, e: Exception):
+    """The CLI's one line, as HTTP 400 (``e`` is a WsdbError: the handler is
+    registered for it); a damaged database is the server's fault, not the
+    request's: 500, with the same line."""
     return JSONResponse({"detail": str(e)}, status_code=500 if isinstance(e, DamagedError) else 400)
 
 
-async def _one_line(request: Request, e: RequestValidationError):
+async def _one_line(request: Request, e: Exception):
     """A request of the wrong shape: 422 with the first problem in one line."""
+    assert isinstance(e, RequestValidationError)  # the handler is registered for it
     first = e.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
     return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
@@ -74,27 +80,40 @@ async def _one_line(request: Request, e: RequestValidationError):
 
 def _page(name: str):
     """A route answering with one of the page's files."""
+
     def page():
         return FileResponse(str(STATIC / name))
+
     return page
 
 
-def serve(host: str = HOST, port: int = PORT, db=None, max_time_limit: float = MAX_TIME_LIMIT,
-          max_busy: int = MAX_BUSY, on_ready=None) -> None:
+def serve(
+    host: str = HOST,
+    port: int = PORT,
+    db=None,
+    max_time_limit: float = MAX_TIME_LIMIT,
+    max_busy: int = MAX_BUSY,
+    on_ready=None,
+) -> None:
     """Serve the page and the API until interrupted (uvicorn);
     ``on_ready()`` is called once the server listens."""
     import socket
 
     import uvicorn
 
-    try:   # a taken port is the usual failure: say so in one line, before uvicorn logs it
+    try:  # a taken port is the usual failure: say so in one line, before uvicorn logs it
         with socket.create_server((host, port)):
             pass
     except OSError as e:
         taken = e.errno == errno.EADDRINUSE
         shown = host if len(host) <= 80 else host[:77] + "..."
-        raise StorageError(f"cannot listen on {shown}:{port} ({e.strerror}): "
-                        + ("pick another with --port" if taken else "expected an address of this machine with "
-                           "--host, such as 127.0.0.1")) from None
+        raise StorageError(
+            f"cannot listen on {shown}:{port} ({e.strerror}): "
+            + (
+                "pick another with --port"
+                if taken
+                else "expected an address of this machine with --host, such as 127.0.0.1"
+            )
+        ) from None
     app = create_app(db, max_time_limit=max_time_limit, max_busy=max_busy, on_ready=on_ready)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning")).run()

@@ -1,6 +1,7 @@
 """What keeps one client from stalling the server: a cap on a request's
 body, read before the application sees it, and a cap on the searches
 running at once, refused rather than queued."""
+
 from __future__ import annotations
 
 import json
@@ -40,13 +41,20 @@ class BodyLimit:
 
         async def replay():
             return held.pop(0) if held else await receive()
+
         return await self.app(scope, replay, send)
 
     async def _refuse(self, send):
-        body = json.dumps({"detail": f"request body over {self.limit:,} bytes: expected a state, a method "
-                                     "and at most 500 moves"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            {"detail": f"request body over {self.limit:,} bytes: expected a state, a method and at most 500 moves"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

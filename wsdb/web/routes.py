@@ -3,17 +3,19 @@ calls the library function of the CLI command of the same name and answers
 with its ``to_dict()``, the CLI's ``--json``. What an endpoint needs of the
 server (the database, the search gate, the time cap) it reads from the
 application's state at each request."""
+
 from __future__ import annotations
 
 import secrets
 from functools import lru_cache
-from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
 from ..db.lookup import Answer
 from ..errors import WsdbError, InputError
-from ..puzzle.catalog import NAMES as PUZZLES
+from ..puzzle.catalog import OtherPuzzleName, PuzzleName
+from ..puzzle.model import Puzzle
+from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.catalog import kind
 from ..puzzle.replay import Replay
 from ..puzzle.tree_key import TreeKey
@@ -34,14 +36,26 @@ def puzzle(request: Request, n: int = Query(4, ge=2, le=64), c: int = Query(4, g
     db = request.app.state.db
     p = wrapslide(n, c)
     build = _build_of(db, TreeKey.of(p))
-    return PuzzleOut(n=n, c=c, counts=list(p.counts), solved=format_state(p.single_root(), n),
-                     moves=list(p.move_names), build=build, hint=_build_hint(build, n, c),
-                     first_solve_minutes=derivation_minutes(db, n, c) or None)
+    return PuzzleOut(
+        n=n,
+        c=c,
+        counts=list(p.counts),
+        solved=format_state(p.single_root(), n),
+        moves=list(p.move_names),
+        build=build,
+        hint=_build_hint(build, n, c),
+        first_solve_minutes=derivation_minutes(db, n, c) or None,
+    )
 
 
 @router.get("/api/board", response_model=PuzzleOut, responses=ERRORS)
-def board(request: Request, puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Query(ge=2, le=8),
-          m: int | None = Query(None), goal: str | None = Query(None, max_length=MAX_STATE_CHARS)):
+def board(
+    request: Request,
+    puzzle: OtherPuzzleName = Query(),
+    n: int = Query(ge=2, le=8),
+    m: int | None = Query(None),
+    goal: str | None = Query(None, max_length=MAX_STATE_CHARS),
+):
     """Another puzzle's board (docs/puzzles.md): its goal, symbols and
     moves, and what the database holds for it (the page at /puzzles)."""
     from ..puzzle.catalog import get_puzzle
@@ -54,8 +68,18 @@ def board(request: Request, puzzle: Literal[PUZZLES[1:]] = Query(), n: int = Que
         hint = f"wsdb build --puzzle {puzzle} --n {n}{flags}"
     symbols = p.symbols
     counts = [p.goal.count(ch) for ch in symbols]
-    return PuzzleOut(n=p.n, c=p.c, counts=counts, solved=p.goal, moves=list(p.move_names), build=build,
-                     hint=hint, puzzle=puzzle, symbols=symbols, cols=getattr(p, "cols", p.n))
+    return PuzzleOut(
+        n=p.n,
+        c=p.c,
+        counts=counts,
+        solved=p.goal,
+        moves=list(p.move_names),
+        build=build,
+        hint=hint,
+        puzzle=puzzle,
+        symbols=symbols,
+        cols=getattr(p, "cols", p.n),
+    )
 
 
 @router.post("/api/lookup", response_model=Answer, responses=ERRORS)
@@ -80,8 +104,16 @@ def solve(request: Request, req: SolveIn):
     if req.time_limit > cap:
         raise HTTPException(400, f"time limit {req.time_limit:g} s is over this server's cap of {cap:g} s")
     with request.app.state.gate.slot():
-        return run(req.state, db=request.app.state.db, method=req.method, time_limit=req.time_limit,
-                   length_only=req.length_only, puzzle=req.puzzle, goal=req.goal, effort=req.effort).to_dict()
+        return run(
+            req.state,
+            db=request.app.state.db,
+            method=req.method,
+            time_limit=req.time_limit,
+            length_only=req.length_only,
+            puzzle=req.puzzle,
+            goal=req.goal,
+            effort=req.effort,
+        ).to_dict()
 
 
 @router.post("/api/apply", response_model=Replay, responses=ERRORS)
@@ -93,10 +125,16 @@ def apply(req: ApplyIn):
 
 
 @router.get("/api/random", response_model=RandomOut, response_model_exclude_none=True, responses=ERRORS)
-def random(request: Request, n: int = Query(ge=2, le=64), c: int | None = Query(None, ge=1, le=9),
-           seed: int | None = Query(None, ge=0, lt=2**63), puzzle: Literal[PUZZLES] = Query("wrapslide"),
-           goal: str | None = Query(None, max_length=MAX_STATE_CHARS), m: int | None = Query(None),
-           depth: int | None = Query(None, ge=0, le=255)):
+def random(
+    request: Request,
+    n: int = Query(ge=2, le=64),
+    c: int | None = Query(None, ge=1, le=9),
+    seed: int | None = Query(None, ge=0, lt=2**63),
+    puzzle: PuzzleName = Query("wrapslide"),
+    goal: str | None = Query(None, max_length=MAX_STATE_CHARS),
+    m: int | None = Query(None),
+    depth: int | None = Query(None, ge=0, le=255),
+):
     """A uniformly random state (`wsdb random --json`): every
     arrangement of the colours equally likely; another puzzle's drawn
     uniformly from the reachable states of its complete stored tree.
@@ -112,7 +150,7 @@ def random(request: Request, n: int = Query(ge=2, le=64), c: int | None = Query(
             raise InputError("c: expected the number of colours (2-4)")
         from ..puzzle import wrapslide
 
-        p = wrapslide(n, c)
+        p: Puzzle | SlidingPuzzle = wrapslide(n, c)
     else:
         from ..puzzle.catalog import get_puzzle
 
@@ -124,8 +162,9 @@ def random(request: Request, n: int = Query(ge=2, le=64), c: int | None = Query(
         cells = next(drawn(p, 1, seed))
     if p.roots:
         return RandomOut(n=n, c=c, seed=seed, index=0, depth=depth, state=state_texts(p, cells)[0])
-    return RandomOut(puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0, depth=depth,
-                     state=state_texts(p, cells)[0])
+    return RandomOut(
+        puzzle=puzzle, n=n, c=p.c, goal=p.goal, seed=seed, index=0, depth=depth, state=state_texts(p, cells)[0]
+    )
 
 
 @router.get("/api/info", response_model=list[BuildOut], responses=ERRORS)
@@ -138,7 +177,7 @@ def _builds(db) -> list[dict]:
     from ..db.store import Store
     from ..stats import build_records
 
-    if Store.open_if_present(db) is None:   # no database yet: nothing stored, not an error
+    if Store.open_if_present(db) is None:  # no database yet: nothing stored, not an error
         return []
     return build_records(db)
 
@@ -175,8 +214,8 @@ def _build_hint(build: dict | None, n: int, c: int) -> str | None:
         if build["complete"]:
             return None
         try:
-            deepest = default_depth(n, c)   # None: the command builds the grid to the end
-        except WsdbError:   # a grid with no default depth: any stored tree is the user's choice
+            deepest = default_depth(n, c)  # None: the command builds the grid to the end
+        except WsdbError:  # a grid with no default depth: any stored tree is the user's choice
             return None
         if deepest is not None and build["height"] >= deepest:
             return None

@@ -4,6 +4,7 @@ Revision ID: 0001
 Revises:
 Create Date: 2026-11-22
 """
+
 import sqlalchemy as sa
 from alembic import op
 

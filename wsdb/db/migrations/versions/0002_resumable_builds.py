@@ -18,6 +18,7 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-11-22
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -40,12 +41,16 @@ begin
   return (select string_agg(substr(cells, r * n + 1, n), '/' order by r) from generate_series(0, n - 1) r);
 end $$
 """
-PG_VIEW = ("create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
-           "orbit_size from class_rows")
+PG_VIEW = (
+    "create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
+    "orbit_size from class_rows"
+)
 
 # the view as this revision made it (0004 re-creates it with the puzzle column)
-SQLITE_VIEW = (f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
-               "orbit_size from class_rows")
+SQLITE_VIEW = (
+    f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
+    "orbit_size from class_rows"
+)
 
 revision = "0002"
 down_revision = "0001"
@@ -76,10 +81,14 @@ def downgrade() -> None:
         op.execute("drop function wsdb_grid")
     op.execute("alter table class_rows rename to classes")
     op.create_index("ix_classes_depth", "classes", ["n", "c", "root", "depth"])
-    op.execute("delete from classes where exists (select 1 from builds b where b.status = 'building' "
-               "and b.n = classes.n and b.c = classes.c and b.root = classes.root)")
-    op.execute("delete from levels where exists (select 1 from builds b where b.status = 'building' "
-               "and b.n = levels.n and b.c = levels.c and b.root = levels.root)")
+    op.execute(
+        "delete from classes where exists (select 1 from builds b where b.status = 'building' "
+        "and b.n = classes.n and b.c = classes.c and b.root = classes.root)"
+    )
+    op.execute(
+        "delete from levels where exists (select 1 from builds b where b.status = 'building' "
+        "and b.n = levels.n and b.c = levels.c and b.root = levels.root)"
+    )
     op.execute("delete from builds where status = 'building'")
     with op.batch_alter_table("builds") as batch:
         batch.drop_column("builder")

@@ -13,6 +13,7 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-23
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -21,7 +22,7 @@ down_revision = "0002"
 branch_labels = None
 depends_on = None
 
-_BIG = sa.Integer().with_variant(sa.BigInteger(), "postgresql")   # seeds and byte counts outgrow 32 bits
+_BIG = sa.Integer().with_variant(sa.BigInteger(), "postgresql")  # seeds and byte counts outgrow 32 bits
 
 
 def upgrade() -> None:
@@ -45,8 +46,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "solves",
-        sa.Column("run_id", sa.Integer, sa.ForeignKey("solve_runs.run_id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column("run_id", sa.Integer, sa.ForeignKey("solve_runs.run_id", ondelete="CASCADE"), primary_key=True),
         sa.Column("idx", sa.Integer, primary_key=True),
         sa.Column("state", sa.Text, nullable=False),
         sa.Column("length", sa.Integer, nullable=False),

@@ -23,6 +23,7 @@ Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-23
 """
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -67,13 +68,14 @@ create view classes as select
   r.depth, r.parent, r.orbit_size
 from class_rows r
 """
-OLD_PG_VIEW = ("create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
-               "orbit_size from class_rows")
+OLD_PG_VIEW = (
+    "create view classes as select n, c, root, rep, wsdb_grid(n, c, rep) as grid, depth, parent, "
+    "orbit_size from class_rows"
+)
 
 _TREE = ("n", "c", "root")
 #: the column that tells puzzles apart in each table, and its value for Wrapslide
-_MARKER = {"builds": ("puzzle", "'wrapslide'"), "levels": ("puzzle", "'wrapslide'"),
-           "class_rows": ("puzzle_id", "0")}
+_MARKER = {"builds": ("puzzle", "'wrapslide'"), "levels": ("puzzle", "'wrapslide'"), "class_rows": ("puzzle_id", "0")}
 
 
 def _marker_column(table: str) -> sa.Column:
@@ -85,29 +87,37 @@ def _marker_column(table: str) -> sa.Column:
 def _tables(puzzle: bool) -> dict:
     """(columns, primary key, options) of the three tables, with or
     without the puzzle columns."""
+
     def tree(table):
-        cols = [sa.Column("n", sa.Integer, nullable=False), sa.Column("c", sa.Integer, nullable=False),
-                sa.Column("root", sa.Text, nullable=False, server_default="all")]
+        cols = [
+            sa.Column("n", sa.Integer, nullable=False),
+            sa.Column("c", sa.Integer, nullable=False),
+            sa.Column("root", sa.Text, nullable=False, server_default="all"),
+        ]
         if not puzzle:
             return cols, _TREE
-        if table == "class_rows":   # after (n, c, root), so queries naming those use the key's prefix
+        if table == "class_rows":  # after (n, c, root), so queries naming those use the key's prefix
             return cols + [_marker_column(table)], _TREE + ("puzzle_id",)
         return [_marker_column(table)] + cols, ("puzzle",) + _TREE
 
     builds_cols, builds_key = tree("builds")
-    builds = builds_cols + [
-        sa.Column("complete", sa.Boolean, nullable=False),
-        sa.Column("max_depth", sa.Integer),
-        sa.Column("height", sa.Integer, nullable=False),
-        sa.Column("god_number", sa.Integer),
-        sa.Column("classes", _COUNT, nullable=False),
-        sa.Column("states", _COUNT, nullable=False),
-        sa.Column("seconds", sa.Float, nullable=False),
-        sa.Column("version", sa.Text, nullable=False),
-        sa.Column("built_at", sa.Text, nullable=False),
-        sa.Column("status", sa.Text, nullable=False, server_default="done"),
-        sa.Column("builder", sa.Text),
-    ] + ([sa.Column("symbols", sa.Text)] if puzzle else [])
+    builds = (
+        builds_cols
+        + [
+            sa.Column("complete", sa.Boolean, nullable=False),
+            sa.Column("max_depth", sa.Integer),
+            sa.Column("height", sa.Integer, nullable=False),
+            sa.Column("god_number", sa.Integer),
+            sa.Column("classes", _COUNT, nullable=False),
+            sa.Column("states", _COUNT, nullable=False),
+            sa.Column("seconds", sa.Float, nullable=False),
+            sa.Column("version", sa.Text, nullable=False),
+            sa.Column("built_at", sa.Text, nullable=False),
+            sa.Column("status", sa.Text, nullable=False, server_default="done"),
+            sa.Column("builder", sa.Text),
+        ]
+        + ([sa.Column("symbols", sa.Text)] if puzzle else [])
+    )
     levels_cols, levels_key = tree("levels")
     levels = levels_cols + [
         sa.Column("depth", sa.Integer, nullable=False),
@@ -121,8 +131,11 @@ def _tables(puzzle: bool) -> dict:
         sa.Column("parent", _KEY),
         sa.Column("orbit_size", sa.Integer, nullable=False),
     ]
-    return {"builds": (builds, builds_key, {}), "levels": (levels, levels_key + ("depth",), {}),
-            "class_rows": (class_rows, rows_key + ("rep",), {"sqlite_with_rowid": False})}
+    return {
+        "builds": (builds, builds_key, {}),
+        "levels": (levels, levels_key + ("depth",), {}),
+        "class_rows": (class_rows, rows_key + ("rep",), {"sqlite_with_rowid": False}),
+    }
 
 
 def _copy_sqlite(puzzle: bool) -> None:
@@ -147,6 +160,7 @@ def _swap_pg_keys(puzzle: bool) -> None:
     for name, (_, key, _) in _tables(puzzle).items():
         marker, wrapslide = _MARKER[name]
         old = sa.inspect(bind).get_pk_constraint(name)["name"]
+        assert old is not None, f"{name} has a named primary key on PostgreSQL"
         if puzzle:
             op.add_column(name, _marker_column(name))
         else:
@@ -163,8 +177,11 @@ def _swap_pg_keys(puzzle: bool) -> None:
 
 def upgrade() -> None:
     op.execute("drop view classes")
-    op.create_table("puzzles", sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
-                    sa.Column("name", sa.Text, nullable=False, unique=True))
+    op.create_table(
+        "puzzles",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("name", sa.Text, nullable=False, unique=True),
+    )
     op.execute("insert into puzzles (id, name) values (0, 'wrapslide')")
     if op.get_bind().dialect.name == "postgresql":
         _swap_pg_keys(True)
@@ -172,7 +189,7 @@ def upgrade() -> None:
         op.execute(PG_VIEW)
     else:
         _copy_sqlite(True)
-        op.execute(frozen_sql('0004_sqlite_classes_view'))
+        op.execute(frozen_sql("0004_sqlite_classes_view"))
 
 
 def downgrade() -> None:
@@ -184,6 +201,8 @@ def downgrade() -> None:
         op.execute(OLD_PG_VIEW)
     else:
         _copy_sqlite(False)
-        op.execute(f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
-                   "orbit_size from class_rows")
+        op.execute(
+            f"create view classes as select n, c, root, rep, {frozen_sql('0002_sqlite_grid')} as grid, depth, parent, "
+            "orbit_size from class_rows"
+        )
     op.drop_table("puzzles")

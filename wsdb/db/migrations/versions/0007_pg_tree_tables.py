@@ -12,6 +12,7 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-11-25
 """
+
 import hashlib
 
 from alembic import op
@@ -21,9 +22,11 @@ down_revision = "0006"
 branch_labels = None
 depends_on = None
 
-COLUMNS = ("n integer not null, c integer not null, root text not null default 'all', "
-           "puzzle_id integer not null default 0, rep numeric(39,0) not null, depth integer not null, "
-           "parent numeric(39,0), orbit_size integer not null")
+COLUMNS = (
+    "n integer not null, c integer not null, root text not null default 'all', "
+    "puzzle_id integer not null default 0, rep numeric(39,0) not null, depth integer not null, "
+    "parent numeric(39,0), orbit_size integer not null"
+)
 NAMES = "n, c, root, puzzle_id, rep, depth, parent, orbit_size"
 
 
@@ -52,10 +55,14 @@ def upgrade() -> None:
     trees = bind.exec_driver_sql("select distinct n, c, root, puzzle_id from class_rows_0006").all()
     for n, c, root, pid in trees:
         name = _partition(n, c, root, pid)
-        op.execute(f"create table {name} partition of class_rows for values from "
-                   f"({n}, {c}, {_text(root)}, {pid}) to ({n}, {c}, {_text(root)}, {pid + 1})")
-        op.execute(f"insert into {name} ({NAMES}) select {NAMES} from class_rows_0006 "
-                   f"where n = {n} and c = {c} and root = {_text(root)} and puzzle_id = {pid} order by rep")
+        op.execute(
+            f"create table {name} partition of class_rows for values from "
+            f"({n}, {c}, {_text(root)}, {pid}) to ({n}, {c}, {_text(root)}, {pid + 1})"
+        )
+        op.execute(
+            f"insert into {name} ({NAMES}) select {NAMES} from class_rows_0006 "
+            f"where n = {n} and c = {c} and root = {_text(root)} and puzzle_id = {pid} order by rep"
+        )
         op.execute(f"alter table {name} add primary key (rep)")
     op.execute("drop table class_rows_0006")
     op.execute(f"create view classes as {view}")

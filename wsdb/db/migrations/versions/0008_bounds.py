@@ -15,6 +15,7 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-26
 """
+
 import sqlalchemy as sa
 from alembic import op
 

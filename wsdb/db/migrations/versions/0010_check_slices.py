@@ -23,6 +23,7 @@ Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-28
 """
+
 import sqlalchemy as sa
 from alembic import op
 

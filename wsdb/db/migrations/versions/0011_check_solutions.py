@@ -19,6 +19,7 @@ Revision ID: 0011
 Revises: 0010
 Create Date: 2026-11-28
 """
+
 import sqlalchemy as sa
 from alembic import op
 
