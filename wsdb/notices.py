@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 QUIET_FOR = 2.0  # seconds a step may take before it is announced
-EVERY = 10.0  # seconds between a long step's progress lines
+EVERY = 8.0  # seconds between a long step's lines: under the 10 s promised, with room for a GIL-bound call
 REDRAW = 1.0  # seconds between redraws of a bar that counts nothing
 UNCOUNTED = "{desc}: {elapsed}"  # a bar before (or without) a count: what, and how long so far
 
