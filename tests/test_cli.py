@@ -17,6 +17,42 @@ def test_help_teaches(run):
     assert "--max-depth" in run("build", "--help").stdout
 
 
+def _commands(group, path=()):
+    import click
+
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, path + (name,))
+        else:
+            yield path + (name,)
+
+
+def test_every_help_has_an_example_and_the_db_option_names_its_forms(run):
+    """An example is a line of the help that runs wsdb itself; --db, where a
+    command takes it, names a file, a sqlite:/// URL and a postgresql:// URL."""
+    from wsdb.cli import main
+
+    for words in _commands(main):
+        out = run(*words, "--help").stdout
+        text = out.split("Options:")[0]
+        assert any(line.strip().startswith("wsdb ") for line in text.splitlines()), words
+        if "--db" in out:
+            assert "file path" in out and "sqlite:///" in out and "postgresql://" in out, words
+
+
+def test_shell_completion_offers_the_commands(tmp_path):
+    """As docs/cli.md says: bash asks wsdb itself what completes a word."""
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    env = dict(os.environ, _WSDB_COMPLETE="bash_complete", COMP_WORDS="wsdb ex", COMP_CWORD="1")
+    script = Path(sys.executable).with_name("wsdb")  # the completion variable is named for the program
+    res = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert "plain,export" in res.stdout.splitlines(), res.stdout
+
+
 def test_build_lookup_apply_round_trip(run, tmp_path):
     db = tmp_path / "cli.sqlite"
     built = run("build", "--n", 4, "--c", 4, "--db", db)

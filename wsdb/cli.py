@@ -1147,6 +1147,8 @@ def stats(n, c, root, puzzle, goal, first, table, as_csv, plot, solves, quiet, d
         raise InputError("--json and --csv: expected one of them")
     asked = click.get_current_context().get_parameter_source("puzzle") != click.core.ParameterSource.DEFAULT
     given = puzzle if asked or (n is not None or c is not None) else None
+    if plot == "-":  # standard output holds the command's report: a picture would garble it
+        raise InputError("--plot -: the report is what standard output holds; give the picture a file name")
     if solves:
         if table or n is not None or c is not None:
             raise InputError("--solves summarises every stored run: it takes no --table, --n or --c")
@@ -1421,7 +1423,12 @@ def db_group():
 @json_option
 @clean_errors
 def db_history(as_json):
-    """Every migration of the schema, oldest first (the last is this wsdb's head)."""
+    """Every migration of the schema, oldest first (the last is this wsdb's head).
+
+    \b
+    Examples:
+      wsdb db history
+      wsdb db history --json | jq -r .revision"""
     from .db.schema_history import history
 
     for m in history():
@@ -1437,7 +1444,12 @@ def db_history(as_json):
 @clean_errors
 def db_current(db, as_json):
     """The database's schema revision, read without changing it, and the
-    migrations an upgrade would apply."""
+    migrations an upgrade would apply.
+
+    \b
+    Examples:
+      wsdb db current                       # db/wsdb.sqlite
+      wsdb db current --db old.sqlite --json"""
     from .db.schema_history import current
 
     now = current(db)
@@ -1463,7 +1475,12 @@ def db_current(db, as_json):
 @json_option
 @clean_errors
 def db_upgrade(db, as_json):
-    """Apply the pending migrations to the database, in one transaction."""
+    """Apply the pending migrations to the database, in one transaction.
+
+    \b
+    Examples:
+      wsdb db upgrade --db old.sqlite
+      wsdb db upgrade --db postgresql://wsdb@db.example/wsdb"""
     from .db.schema_history import upgrade
 
     done = upgrade(db)
