@@ -214,3 +214,20 @@ def test_a_watched_step_is_a_tqdm_bar_and_a_short_one_leaves_nothing(monkeypatch
     drawn = out.getvalue()
     assert "counting (a moment)" in drawn and "5/5" in drawn and "things/s" in drawn  # tqdm's count and rate
     assert "hushed" not in drawn and hushed.bar is None
+
+
+def test_a_library_build_is_one_announced_step(caplog, monkeypatch, tmp_path):
+    """wsdb.build() from Python says itself as one step with the depth it has
+    reached (a build of many short levels, none of them long, is announced
+    too); the CLI, which says each level, is not wrapped."""
+    import logging
+
+    import wsdb
+
+    monkeypatch.setattr(notices, "QUIET_FOR", 0.0)
+    monkeypatch.setattr(notices, "EVERY", 0.01)
+    caplog.set_level(logging.INFO, logger="wsdb")
+    tree, row = wsdb.build(4, 3, db=tmp_path / "lib.sqlite")
+    said = [r.getMessage() for r in caplog.records if r.name == "wsdb"]
+    assert said[0].startswith("building 4x4 3-colour") and said[-1].startswith("building 4x4 3-colour: done in")
+    assert any(f"depth {d}:" in line for line in said for d in range(1, row["height"] + 1))

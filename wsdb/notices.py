@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator
 QUIET_FOR = 2.0  # seconds a step may take before it is announced
 EVERY = 8.0  # seconds between a long step's lines: under the 10 s promised, with room for a GIL-bound call
 REDRAW = 1.0  # seconds between redraws of a bar that counts nothing
-UNCOUNTED = "{desc}: {elapsed}"  # a bar before (or without) a count: what, and how long so far
+UNCOUNTED = "{desc}: {elapsed}{postfix}"  # a bar before (or without) a count: what, how long, its status
 
 log = logging.getLogger("wsdb")
 log.addHandler(logging.NullHandler())  # a library is silent until its user configures logging
@@ -229,6 +229,8 @@ def step(what: str, about: str | None = None) -> Iterator[Step]:
         while not done.wait(wait):
             if bar is not None:
                 st.announced = True
+                if st.status and bar.total is None:  # an uncounted step's status beside its time
+                    bar.set_postfix_str(st.status, refresh=False)
                 bar.update(0)  # redrawn through tqdm's own path: the elapsed time moves even when nothing counts
                 wait = REDRAW
             else:
