@@ -92,13 +92,13 @@ def quiet_option(f):
 
     @functools.wraps(f)
     def wrapper(*args, quiet=False, **kwargs):
-        from .notices import bars, listening, silence
+        from .notices import bars, listening, silence, stderr_is_terminal
 
         if quiet:
             with silence():
                 return f(*args, quiet=quiet, **kwargs)
         # a terminal draws long steps as tqdm bars; a pipe or a log gets lines
-        tty = _stderr_is_terminal()
+        tty = stderr_is_terminal()
 
         def echo(text: str) -> None:
             if tty:  # above any bar being drawn, not through it
@@ -140,13 +140,6 @@ def _again(drop: Collection[str] = frozenset()) -> str:
             for v in value if param.multiple else [value]:
                 words += [param.opts[0], str(v)]
     return shlex.join(words)
-
-
-def _stderr_is_terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _short(message: str, most: int = 80) -> str:

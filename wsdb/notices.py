@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 QUIET_FOR = 2.0  # seconds a step may take before it is announced
 EVERY = 8.0  # seconds between a long step's lines: under the 10 s promised, with room for a GIL-bound call
@@ -125,9 +125,14 @@ def _drawing() -> bool:
         return _bars
     if _in_notebook():
         return True
+    return stderr_is_terminal() and not listened()
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal a person reads (no stderr, or a closed one, is not)."""
     try:
-        return sys.stderr.isatty() and not listened()
-    except (AttributeError, ValueError):  # no stderr, or a closed one
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
         return False
 
 
@@ -187,6 +192,16 @@ class Step:
         if self.bar is not None:
             self.bar.total, self.bar.unit, self.bar.bar_format = total, f" {unit}", None  # tqdm's own bar from now
             self.bar.update(done - self.bar.n)  # tqdm keeps its delay and its redraw interval
+
+    def counting(self, chunks: Iterable[Any], total: int, unit: str, size: Callable[[Any], int] = len) -> Iterator[Any]:
+        """The chunks as they come, each counted in (``size`` items a
+        chunk) once the consumer is done with it: ``total`` in all."""
+        done = 0
+        self.count(done, total, unit)
+        for chunk in chunks:
+            yield chunk
+            done += size(chunk)
+            self.count(done, total, unit)
 
     def line(self) -> str:
         seconds = time.perf_counter() - self.started

@@ -59,6 +59,7 @@ def with_metadata(schema, facts: dict[str, str], nullable: dict[str, str]):
     where ``nullable`` names the integer columns that may hold nulls and
     the pandas dtype they read back as ('Int64' or 'UInt64')."""
     import numpy as np
+    import pandas
 
     columns = []
     for field in schema:
@@ -78,17 +79,8 @@ def with_metadata(schema, facts: dict[str, str], nullable: dict[str, str]):
         column_indexes=[],
         columns=columns,
         creator=dict(library="wsdb", version=current_version()),
-        pandas_version=_pandas_version(),
+        pandas_version=pandas.__version__,
     )
     meta = {k.encode(): v.encode() for k, v in facts.items()}
     meta[b"pandas"] = json.dumps(pandas).encode()
     return schema.with_metadata(meta)
-
-
-def _pandas_version() -> str:
-    try:
-        import pandas
-
-        return pandas.__version__
-    except ImportError:  # pyarrow alone: the entry still reads
-        return "2.0.0"

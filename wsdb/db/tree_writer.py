@@ -151,7 +151,10 @@ class TreeWriter:
             # a deep level's rows take a while (8.7 M classes of 6x6 three colours: 25 s): said, counted
             with step(f"writing depth {level.depth}", f"{level.classes:,} classes into {self.store.label}") as st:
                 self.store.add_level(
-                    self.tree, self.level_row(level), _counting(class_columns(level, eng), st, level.classes), totals
+                    self.tree,
+                    self.level_row(level),
+                    st.counting(class_columns(level, eng), level.classes, "classes", lambda columns: len(columns[0])),
+                    totals,
                 )
             self._said(level)
         except BaseException as e:  # handed to the main thread by wait()
@@ -260,15 +263,6 @@ def class_columns(level: Level, eng: Engine | SlidingEngine, chunk: int = 1 << 1
     for i in range(0, level.classes, chunk):
         parents = None if level.depth == 0 else layout.to_sql_array(level.parents[i : i + chunk])
         yield layout.to_sql_array(level.reps[i : i + chunk]), parents, level.orbits[i : i + chunk]
-
-
-def _counting(chunks: Iterable[tuple], st, total: int) -> Iterator[tuple]:
-    """The chunks as they are inserted, counted into the step ``st``."""
-    done = 0
-    for chunk in chunks:
-        yield chunk
-        done += len(chunk[0])
-        st.count(done, total, "classes")
 
 
 def _now() -> str:

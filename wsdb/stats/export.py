@@ -97,22 +97,12 @@ def _export_to(tmp: Path | None, fmt: str, puzzle, db, root: str, chunk: int, na
     layout = KeyLayout.for_colours(puzzle.ncells, puzzle.c)
     wide = not layout.sql_integer
     with step(f"exporting {puzzle.label} to {name}") as st:
-        rows = _counted(
-            (_with_grids(part, layout, puzzle, wide) for part in store.iter_classes(tree, chunk)), st, total
+        rows = st.counting(
+            (_with_grids(part, layout, puzzle, wide) for part in store.iter_classes(tree, chunk)), total, "classes"
         )
         if fmt == "parquet":
             return _write_parquet(tmp, rows, wide, tree_metadata(tree, puzzle))
         return (_write_csv if fmt == "csv" else _write_jsonl)(tmp, rows)
-
-
-def _counted(chunks, st, total: int):
-    """The chunks as they come, telling the step how many classes are written."""
-    done = 0
-    st.count(done, total, "classes")
-    for part in chunks:
-        yield part
-        done += len(part)
-        st.count(done, total, "classes")
 
 
 def _with_grids(part: list[tuple], layout: KeyLayout, puzzle, wide: bool) -> list[tuple]:

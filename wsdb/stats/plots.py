@@ -115,29 +115,30 @@ def plot_levels(
     store, builds = _builds(db, n, c, root, puzzle, goal)
     lv = levels(store, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.2, puzzle, ax)
-    theirs = ax is not None  # the loop below names each panel's axes ax
-    for (bn, bc), (ax, b) in panels.items():
+    for (bn, bc), (panel, b) in panels.items():
         mine = lv[(lv.n == bn) & (lv.c == bc)]
-        ax.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
-        ax.plot(mine.depth, mine.classes, "o-", color=CLASSES, label="classes", markersize=3.5, linewidth=1.2)
-        ax.set_yscale("log")
-        ax.set_ylim(0.5, max(mine.states.max(), 1) * 30)
+        panel.bar(mine.depth, mine.states, color=STATES, label="states", width=0.8)
+        panel.plot(mine.depth, mine.classes, "o-", color=CLASSES, label="classes", markersize=3.5, linewidth=1.2)
+        panel.set_yscale("log")
+        panel.set_ylim(0.5, max(mine.states.max(), 1) * 30)
         exact = pd.notna(b.god_number)  # complete, or stopped at its limit holding every state
         if exact:
-            ax.axvline(b.height + 0.5, color=MARK, linestyle="--", linewidth=1.2)
+            panel.axvline(b.height + 0.5, color=MARK, linestyle="--", linewidth=1.2)
             text = f"God number {b.height}"
         else:
-            ax.axvspan(b.height + 0.5, b.height + 2.5, color="#cccccc", alpha=0.6, linewidth=0)
+            panel.axvspan(b.height + 0.5, b.height + 2.5, color="#cccccc", alpha=0.6, linewidth=0)
             text = f"stored to depth {b.height}; " + ("more lie deeper" if pd.notna(b.more_than) else "deeper unknown")
-        ax.text(0.03, 0.95, text, transform=ax.transAxes, va="top", fontsize=9, color=MARK if exact else "#555555")
-        ax.set_title(puzzle_of(plain(b.to_dict())).board, fontsize=11)
-        ax.set_xlabel("depth (moves from solved)")
-        ax.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))  # at most 15 labels
-        ax.grid(axis="y", alpha=0.3)
+        panel.text(
+            0.03, 0.95, text, transform=panel.transAxes, va="top", fontsize=9, color=MARK if exact else "#555555"
+        )
+        panel.set_title(puzzle_of(plain(b.to_dict())).board, fontsize=11)
+        panel.set_xlabel("depth (moves from solved)")
+        panel.set_xticks(range(0, int(b.height) + 1, max(1, -(-int(b.height) // 14))))  # at most 15 labels
+        panel.grid(axis="y", alpha=0.3)
     first_ax = next(iter(panels.values()))[0]
     first_ax.set_ylabel("count (log scale)")
     first_ax.legend(loc="upper right", fontsize=8, frameon=False)
-    if not theirs:  # the caller's axes keep the caller's titles
+    if ax is None:  # the caller's axes keep the caller's titles
         suptitle(fig, f"{_title(puzzle)}: states and classes per depth", fontsize=13)
     return fig
 
@@ -156,21 +157,20 @@ def plot_symmetry(
     and ``c``), drawn into ``ax`` where given (one build)."""
     store, builds = _builds(db, n, c, root, puzzle, goal)
     fig, panels = _figure(builds, 3.0, puzzle, ax)
-    theirs = ax is not None
-    for ax, b in panels.values():
+    for panel, b in panels.values():
         prof = orbit_profile(store, plain(b.to_dict())).sort_values("symmetries")
         labels = [str(s) for s in prof.symmetries]
-        ax.bar(labels, prof.classes, color=STATES)
-        ax.set_yscale("log")
-        ax.set_ylim(0.5, max(prof.classes.max(), 1) * 30)
+        panel.bar(labels, prof.classes, color=STATES)
+        panel.set_yscale("log")
+        panel.set_ylim(0.5, max(prof.classes.max(), 1) * 30)
         for x, v in zip(labels, prof.classes):
-            ax.text(x, v * 1.3, f"{v:,}", ha="center", va="bottom", fontsize=7)
+            panel.text(x, v * 1.3, f"{v:,}", ha="center", va="bottom", fontsize=7)
         partial = "" if b.complete else f" (depths 0-{b.height})"
-        ax.set_title(puzzle_of(plain(b.to_dict())).board + partial, fontsize=11)
-        ax.set_xlabel("symmetries fixing the class")
-        ax.grid(axis="y", alpha=0.3)
+        panel.set_title(puzzle_of(plain(b.to_dict())).board + partial, fontsize=11)
+        panel.set_xlabel("symmetries fixing the class")
+        panel.grid(axis="y", alpha=0.3)
     next(iter(panels.values()))[0].set_ylabel("classes (log scale)")
-    if not theirs:
+    if ax is None:
         suptitle(fig, f"{_title(puzzle)}: how symmetric the classes are (orbit size = group order / symmetries)")
     return fig
 

@@ -53,10 +53,9 @@ class ApplyIn(StateIn):
     )
 
     def move_list(self) -> list[str]:
-        """The moves as a list, a string split as the CLI splits its words."""
-        if isinstance(self.moves, str):
-            return [m for m in self.moves.replace(",", " ").split() if m]
-        return self.moves
+        """The moves as a list; one string stays whole, as ``replay`` splits
+        each word it is given by spaces and commas."""
+        return [self.moves] if isinstance(self.moves, str) else self.moves
 
 
 class RandomOut(BaseModel):
