@@ -135,6 +135,7 @@ def test_stats_reads_tables_and_never_the_solver():
                 "wsdb.db.store",
                 "wsdb.db.schema",
                 "wsdb.db.connection",
+                "wsdb.db.lease",
                 "wsdb.db.location",
                 "wsdb.db.schema_history",
                 "wsdb.db.migrations.*",

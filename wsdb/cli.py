@@ -15,7 +15,7 @@ from collections.abc import Collection
 
 import click
 
-from .errors import WsdbError, InputError, NotBuiltError, MissingDatabaseError, DamagedError
+from .errors import SERVER_FAULTS, WsdbError, InputError, NotBuiltError, MissingDatabaseError
 from .web import settings as web_settings
 
 DB_HELP = (
@@ -159,7 +159,7 @@ def clean_errors(f):
             return f(*args, **kwargs)
         except WsdbError as e:
             click.echo(f"wsdb: {_short(e)}", err=True)
-            sys.exit(1 if isinstance(e, DamagedError) else 2)
+            sys.exit(1 if isinstance(e, SERVER_FAULTS) else 2)
 
     return wrapper
 
@@ -191,7 +191,28 @@ class OneLineErrors(click.Group):
             if not _output_failed(e):
                 raise
             sys.exit(1)
+        except Exception as e:
+            if not _storage_failed(e):
+                raise
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _storage_failed(e: Exception) -> bool:
+    """A database driver's error that reached the top (a read no library
+    call turned into its one line): one line on stderr, and True; False
+    for anything else, which is a bug and keeps its traceback."""
+    driver = type(e).__module__.split(".")[0] in ("sqlite3", "sqlalchemy", "psycopg", "pyarrow")
+    if not driver:
+        return False
+    cause = getattr(e, "orig", None) or e
+    said = " ".join(str(cause).split())[:300]
+    click.echo(
+        f"wsdb: the database could not be read or written ({type(cause).__name__}: {said}); nothing was "
+        "changed: `wsdb verify --n N --c C --db DB` checks a build",
+        err=True,
+    )
+    return True
 
 
 def _output_failed(e: OSError) -> bool:
@@ -434,6 +455,15 @@ def root_option(f):
     hidden=True,
     help="dask: split every level this many ways (a power of two; default: from its size).",
 )
+@click.option(
+    "--lease-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="How long this build's hold on the tree lasts without renewal (it renews every tenth of it). "
+    "A build whose holder stopped renewing (killed, its machine down) for longer is taken over by "
+    "the next build, which resumes it. [default: 300]",
+)
 @quiet_option
 @db_option
 @json_option
@@ -453,6 +483,7 @@ def build(
     workers,
     worker_memory,
     partitions,
+    lease_timeout,
     quiet,
     db,
     as_json,
@@ -466,6 +497,11 @@ def build(
     finished partial build is taken deeper by a larger --max-depth. The
     first build compiles wsdb's kernels (once per install) and says so.
 
+    One build holds a tree at a time, by a lease it renews while it works
+    (docs/database.md): a second build of the tree is refused with the
+    holder's name, and once a holder stops renewing (killed, its machine
+    gone) for --lease-timeout the next build takes the tree over.
+
     \b
     Other puzzles grow from their goal (docs/puzzles.md):
       wsdb build --puzzle rubeish --n 3                  # 181,440 states, God's number 8
@@ -475,6 +511,7 @@ def build(
     """
     from .db.build import build_board
     from .db.location import resolve
+    from .db.status import LEASE_TIMEOUT
     from .puzzle.catalog import describe
     from .puzzle.tree_key import TreeKey
 
@@ -498,6 +535,7 @@ def build(
     )
     if partitions is not None and (partitions < 1 or partitions & (partitions - 1)):
         raise InputError(f"--partitions {partitions}: expected a power of two")
+    timeout = LEASE_TIMEOUT if lease_timeout is None else lease_timeout
     try:
         if engine == "dask":
             from .db.build import build_distributed, default_levels
@@ -515,10 +553,18 @@ def build(
                 partitions=partitions,
                 progress=_level_lines(quiet),
                 starting=starting,
+                lease_timeout=timeout,
             )
         else:
             tree, row = build_board(
-                p, db=db, max_depth=max_depth, root=root, force=force, progress=_level_lines(quiet), starting=starting
+                p,
+                db=db,
+                max_depth=max_depth,
+                root=root,
+                force=force,
+                progress=_level_lines(quiet),
+                starting=starting,
+                lease_timeout=timeout,
             )
     except KeyboardInterrupt:
         click.echo(
@@ -1351,7 +1397,7 @@ def _print_report(r: dict) -> None:
     type=click.IntRange(1, 64),
     default=web_settings.MAX_BUSY,
     show_default=True,
-    help="Lookups and solves running at once; more are refused with HTTP 503.",
+    help="Solves running at once; more are refused with HTTP 503 (reads never are).",
 )
 @db_option
 @clean_errors

@@ -51,8 +51,8 @@ elif point == "write":         # inside the transaction that writes level `depth
     store._insert_classes = insert
 elif point == "between":       # right after level `depth` is committed
     real_add = store.Store.add_level
-    def add_level(self, key, level_row, columns, totals):
-        real_add(self, key, level_row, columns, totals)
+    def add_level(self, key, level_row, columns, totals, lease=None):
+        real_add(self, key, level_row, columns, totals, lease)
         if level_row["depth"] == depth:
             die()
     store.Store.add_level = add_level

@@ -296,3 +296,119 @@ def test_workers_share_the_clients_kernels_on_its_machine_only(monkeypatch, host
     assert os.environ["NUMBA_NUM_THREADS"] == "1"
     if expected == "per host":
         assert got.endswith(f"numba-here-{os.getuid()}")
+
+
+# ---- faults: a lost partition file, a full levels folder, a scheduler restarted ----------
+
+
+def _manifest(levels):
+    return (levels / "_manifest.json").read_text()
+
+
+def test_a_partition_file_lost_mid_build_is_one_line_then_grown_again(cluster, local, tmp_path, run, monkeypatch):
+    from wsdb.db import distributed as engine
+
+    db, levels = tmp_path / "d.sqlite", tmp_path / "lv"
+    address = cluster[0]
+    build_distributed(wrapslide(4, 3), str(levels), db=db, scheduler=address, max_depth=5, partitions=4)
+    lost = sorted((levels / "depth_05").glob("*.parquet"))[1]
+    lost.unlink()  # gone while the next run grows depth 6 from it: the check before it is skipped
+    monkeypatch.setattr(engine, "_whole_levels", lambda folder, man: man)
+    before = _manifest(levels)
+    res = run("build", "--n", 4, "--c", 3, "--engine", "dask", "--scheduler", address, "--levels", levels, "--db", db)
+    assert res.exit_code == 1 and "Traceback" not in res.stderr  # damage, found by a worker
+    line = res.stderr.strip().splitlines()[-1]
+    assert line.startswith("wsdb: ") and f"depth_05/{lost.name} is missing" in line, res.stderr
+    assert _manifest(levels) == before  # nothing recorded of the failed level
+    monkeypatch.undo()
+    res = run("build", "--n", 4, "--c", 3, "--engine", "dask", "--scheduler", address, "--levels", levels, "--db", db)
+    assert res.exit_code == 0, res.stderr
+    assert f"{lost.name} is missing" in res.stderr and "growing again from depth 5" in res.stderr
+    stored = [int(s.split()[1]) for s in res.stderr.splitlines() if s.startswith("depth ")]
+    assert stored and min(stored) == 6  # depth 5 grown again as it was, the levels before it kept
+    same_tree(local, db, 4, 3)
+
+
+def test_a_full_levels_folder_is_one_line_and_the_rerun_completes(cluster, local, tmp_path, run):
+    from ..test_hostile import remount, tmpfs
+
+    db = tmp_path / "d.sqlite"
+    with tmpfs(tmp_path, "256k") as where:
+        levels = where / "lv"
+        args = ["build", "--n", 4, "--c", 4, "--engine", "dask", "--scheduler", cluster[0], "--levels", levels]
+        res = run(*args, "--db", db, "--partitions", 4)
+        assert res.exit_code == 2 and "Traceback" not in res.stderr
+        last = res.stderr.strip().splitlines()[-1]
+        assert last.startswith("wsdb: ") and "No space left on device" in last, res.stderr
+        recorded = LevelFolder(str(levels)).manifest()
+        assert not recorded.complete and recorded.height >= 1
+        LevelFolder(str(levels)).check_rows(recorded)  # what it records is whole
+        remount(where, "size=64m")
+        res = run(*args, "--db", db, "--partitions", 4)
+        assert res.exit_code == 0, res.stderr
+        same_tree(local, db, 4, 4)
+
+
+@pytest.mark.slow  # a real scheduler and workers started twice: 30 s
+def test_a_scheduler_restarted_mid_build_is_one_line_and_the_rerun_resumes(local, tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    bin_dir = os.path.dirname(sys.executable)
+
+    def start():
+        sched = subprocess.Popen(
+            [f"{bin_dir}/dask", "scheduler", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        workers = subprocess.Popen(
+            [f"{bin_dir}/dask", "worker", address, "--nthreads", "1", "--nworkers", "2", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        from distributed import Client
+
+        deadline = time.time() + 60
+        while True:
+            try:
+                with Client(address, timeout="2s") as c:
+                    c.wait_for_workers(2, timeout=30)
+                return sched, workers
+            except (OSError, TimeoutError):
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.5)
+
+    db, levels = tmp_path / "d.sqlite", tmp_path / "lv"
+    cmd = [sys.executable, "-m", "wsdb", "build", "--n", "6", "--c", "2", "--engine", "dask"]
+    cmd += ["--scheduler", address, "--levels", str(levels), "--db", str(db), "--partitions", "4"]
+    sched, workers = start()
+    try:
+        build = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if (levels / "_manifest.json").exists() and LevelFolder(str(levels)).manifest().height >= 4:
+                break
+            time.sleep(0.05)
+        sched.kill()  # the scheduler goes; its workers follow it
+        sched.wait()
+        err = build.communicate(timeout=120)[1]
+        assert build.returncode == 2 and "Traceback" not in err, err
+        assert err.strip().splitlines()[-1].startswith("wsdb: lost the connection to the Dask scheduler at depth ")
+        recorded = LevelFolder(str(levels)).manifest().height
+        workers.kill()
+        workers.wait()
+        sched, workers = start()  # restarted on the same address
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        stored = [int(s.split()[1]) for s in res.stderr.splitlines() if s.startswith("depth ")]
+        assert stored and min(stored) == recorded + 1  # from the last finished level
+        same_tree(local, db, 6, 2)
+    finally:
+        for p in (workers, sched):
+            p.kill()
+            p.wait()

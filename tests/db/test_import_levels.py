@@ -131,8 +131,8 @@ def test_an_interrupted_import_is_finished_by_running_it_again(source, tmp_path,
     db = tmp_path / "cut.sqlite"
     real = RealStore.add_level
 
-    def add_level(self, key, row, columns, totals):  # the import dies after storing depth 5
-        real(self, key, row, columns, totals)
+    def add_level(self, key, row, columns, totals, lease=None):  # the import dies after storing depth 5
+        real(self, key, row, columns, totals, lease)
         if row["depth"] == 5:
             raise KeyboardInterrupt
 

@@ -224,8 +224,8 @@ def test_an_interrupted_build_resumes_on_postgresql(built, db4):
     driver = (
         "import os, signal, sys\nfrom wsdb.cli import main\nfrom wsdb.db import store\n"
         "real = store.Store.add_level\n"
-        "def add_level(self, key, row, columns, totals):\n"
-        "    real(self, key, row, columns, totals)\n"
+        "def add_level(self, key, row, columns, totals, lease=None):\n"
+        "    real(self, key, row, columns, totals, lease)\n"
         "    if row['depth'] == 6: os.kill(os.getpid(), signal.SIGKILL)\n"
         "store.Store.add_level = add_level\n"
         "sys.argv = ['wsdb', 'build', '--n', '4', '--c', '2', '--db', sys.argv[1], '-q']\nmain()\n"
@@ -387,3 +387,74 @@ def test_a_proof_keeps_its_shares_and_resumes_on_postgresql(pg_url, exact_distan
         pg_rows(url, "select count(*) from proof_shares")[0][0]
         == pg_rows(url, "select count(distinct (bound, share)) from proof_shares")[0][0]
     )
+
+
+def test_leases_on_postgresql(built):
+    """Claims of one tree wait for each other (an advisory lock) and swap
+    the lease row only as read: of four racing, one holds it; a stale one
+    is taken over, saying whose it was."""
+    import time
+
+    from wsdb.db.lease import Lease
+    from wsdb.db.store import Store
+    from wsdb.puzzle.tree_key import TreeKey
+
+    from .test_lease import race
+
+    tree = TreeKey.wrapslide(4, 2)  # not built in this server's database
+    won, refused = race(built, tree)
+    assert len(won) == 1 and len(refused) == 3 and all("still running (held by" in e for e in refused)
+    first = won[0]
+    pg_rows(built, f"update leases set renewed_at = {time.time() - 3600} where n = 4 and c = 2 returning n")
+    second = Lease.take(Store.open(built, write=True), tree, heartbeat=False)
+    assert second.taken_from is not None and second.taken_from.token == first.token
+    second.release()
+    assert pg_rows(built, "select count(*) from leases") == [(0,)]
+
+
+def test_a_lost_connection_and_a_missing_relation_are_one_line_on_postgresql(pg_url, built):
+    """The server's storage failing under a command (its connection cut in
+    the middle of verify's reads; a table dropped) is one line naming the
+    database, exit 1, never a traceback."""
+    import threading
+    import time
+
+    import psycopg
+
+    stop = threading.Event()
+
+    def cut():  # every other backend of the database, again and again
+        with psycopg.connect(built, autocommit=True) as conn:
+            while not stop.is_set():
+                conn.execute(
+                    "select pg_terminate_backend(pid) from pg_stat_activity "
+                    "where datname = current_database() and pid <> pg_backend_pid() and state = 'active'"
+                )
+                time.sleep(0.02)
+
+    cutter = threading.Thread(target=cut)
+    cutter.start()
+    try:
+        res = cli("verify", "--n", 4, "--c", 4, "--db", built)
+    finally:
+        stop.set()
+        cutter.join()
+    assert "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 1 and lines[-1].startswith("wsdb: lost the connection to "), res.stderr
+    assert cli("verify", "--n", 4, "--c", 4, "--db", built).returncode == 0  # nothing was changed
+
+    base = pg_url.rsplit("/", 1)[0]
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute("create database dropped")
+    url = f"{base}/dropped"
+    assert cli("build", "--n", 4, "--c", 2, "--db", url, "-q").returncode == 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("drop table levels cascade")
+    res = cli("verify", "--n", 4, "--c", 2, "--db", url)  # verify's own report
+    assert res.returncode == 1 and "no table levels" in res.stdout and "Traceback" not in res.stderr
+    for words in (["stats"], ["stats", "--n", 4, "--c", 2], ["build", "--n", 4, "--c", 2, "--force", "-q"]):
+        res = cli(*words, "--db", url)
+        assert len(res.stderr.strip().splitlines()) == 1, (words, res.returncode, res.stdout, res.stderr)
+        line = res.stderr.strip()
+        assert res.returncode == 1 and "a wsdb table is gone" in line and 'relation "levels"' in line, res.stderr

@@ -1,5 +1,6 @@
 """The JSON API (wsdb/web/app.py and routes.py): each answer is the CLI's --json for the
-same request, bad input gets the CLI's one line with 400/422, busy gets 503."""
+same request, bad input gets the CLI's one line with 400/422, a solve on a busy
+server gets 503 (reads never do)."""
 
 import json
 
@@ -164,11 +165,16 @@ def test_bad_moves_and_shapes(client):
     assert client.get("/api/puzzle", params={"n": 4, "c": 7}).status_code == 400
 
 
-def test_busy_server_refuses_at_once(client, app):
+def test_busy_server_refuses_solves_at_once_and_still_answers_reads(client, app):
     with app.state.gate.slot(), app.state.gate.slot():
-        res = client.post("/api/lookup", json={"state": STATES[0]})
+        res = client.post("/api/solve", json={"state": STATES[0], "time_limit": 1})
         assert res.status_code == 503 and "busy" in res.json()["detail"]
-    assert client.post("/api/lookup", json={"state": STATES[0]}).status_code == 200
+        # reads never wait for a search slot
+        assert client.post("/api/lookup", json={"state": STATES[0]}).status_code == 200
+        assert client.get("/api/random", params={"n": 4, "c": 3, "depth": 5, "seed": 1}).status_code == 200
+        assert client.post("/api/apply", json={"state": STATES[0], "moves": "T1"}).status_code == 200
+        assert client.get("/api/info").status_code == 200
+    assert client.post("/api/solve", json={"state": STATES[0], "time_limit": 1}).status_code == 200
 
 
 def test_nothing_is_written(client, db4):

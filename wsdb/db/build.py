@@ -26,6 +26,7 @@ from ..puzzle import Puzzle, check_grid, wrapslide
 from ..puzzle.sliding import SlidingPuzzle
 from ..puzzle.tree_key import TreeKey
 from .store import Store
+from .status import LEASE_TIMEOUT
 from .tree_writer import TreeWriter, class_columns
 
 #: Depth at which ``build`` stops by default, for grids that cannot be
@@ -60,6 +61,7 @@ def build(
     force: bool = False,
     progress: Progress | None = None,
     starting: Callable[[], None] | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """Build the (n, c) Wrapslide database and store it, level by level;
     returns (tree, build row).
@@ -73,7 +75,7 @@ def build(
     every level is committed."""
     check_grid(n, c)
     if progress is not None:  # the caller says each level (the CLI's lines)
-        return build_board(wrapslide(n, c), db, max_depth, root, force, progress, starting)
+        return build_board(wrapslide(n, c), db, max_depth, root, force, progress, starting, lease_timeout)
     # a library call: one step for the whole build, so that a build of many short levels
     # (6x6 two colours: 14 s, none of them 2 s) is announced too, with the depth it has reached
     with step(f"building {n}x{n} {c}-colour", "a level at a time") as st:
@@ -81,7 +83,7 @@ def build(
         def reached(level, seconds: float) -> None:
             st.status = f"depth {level.depth}: {level.classes:,} classes"
 
-        return build_board(wrapslide(n, c), db, max_depth, root, force, reached, starting)
+        return build_board(wrapslide(n, c), db, max_depth, root, force, reached, starting, lease_timeout)
 
 
 def build_board(
@@ -92,6 +94,7 @@ def build_board(
     force: bool = False,
     progress: Progress | None = None,
     starting: Callable[[], None] | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """Build any puzzle's tree, as its definition says: through the ranked
     table when its moves depend on the state (:func:`build_sliding`, whole),
@@ -102,15 +105,27 @@ def build_board(
         if max_depth is not None:
             raise InputError(f"{puzzle.label} is built whole (its ranked table holds every state): give no --max-depth")
         assert isinstance(puzzle, SlidingPuzzle)  # the one kind of puzzle built through its ranked table
-        return build_sliding(puzzle, db=db, force=force, progress=progress, starting=starting)
+        return build_sliding(
+            puzzle, db=db, force=force, progress=progress, starting=starting, lease_timeout=lease_timeout
+        )
     assert isinstance(puzzle, Puzzle)
     if not puzzle.roots:
         if root != "all":
             raise InputError(f"--root is Wrapslide's: {puzzle.name} grows from its --goal")
-        return build_puzzle(puzzle, db=db, max_depth=max_depth, force=force, progress=progress, starting=starting)
+        return build_puzzle(
+            puzzle,
+            db=db,
+            max_depth=max_depth,
+            force=force,
+            progress=progress,
+            starting=starting,
+            lease_timeout=lease_timeout,
+        )
     if max_depth is None:
         max_depth = default_depth(puzzle.n, puzzle.c)
-    return _build(puzzle, TreeKey.of(puzzle, root), db, max_depth, force, progress, starting)
+    return _build(
+        puzzle, TreeKey.of(puzzle, root), db, max_depth, force, progress, starting, lease_timeout=lease_timeout
+    )
 
 
 def build_puzzle(
@@ -120,6 +135,7 @@ def build_puzzle(
     force: bool = False,
     progress: Progress | None = None,
     starting: Callable[[], None] | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """Build another puzzle's tree (docs/puzzles.md) from its goal and
     store it as :func:`build` stores Wrapslide's: the same levels, resumable
@@ -140,6 +156,7 @@ def build_puzzle(
         progress,
         starting,
         max_classes=MAX_CLASSES if max_depth is None else None,
+        lease_timeout=lease_timeout,
     )
 
 
@@ -149,6 +166,7 @@ def build_sliding(
     force: bool = False,
     progress: Progress | None = None,
     starting: Callable[[], None] | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """Store the sliding-tile puzzle's tree (docs/puzzles.md): its moves
     depend on the state, so the class builder does not apply; the ranked
@@ -164,16 +182,15 @@ def build_sliding(
             "as rows: count them with `wsdb census --puzzle sliding`"
         )
     key = TreeKey.of(puzzle)
-    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
-    if writer.stored is not None and writer.stored["status"] == "done" and not force:
-        return None, writer.stored
-    if starting:
-        starting()
-    writer.start_clock()
-    ranking, table, counts = ranked_table(puzzle)
-    eng = puzzle_engine(puzzle)
-    tree = Tree(key.n, key.c, key.root, None, True, 0.0, [], key.puzzle)
-    with writer:
+    with TreeWriter.claim(db, key, puzzle.symbols, progress, lease_timeout) as writer:
+        if writer.finished(None, force):  # a sliding tree is stored whole
+            return None, writer.stored_row()
+        if starting:
+            starting()
+        writer.start_clock()
+        ranking, table, counts = ranked_table(puzzle)
+        eng = puzzle_engine(puzzle)
+        tree = Tree(key.n, key.c, key.root, None, True, 0.0, [], key.puzzle)
         for depth in range(len(counts)):
             cells = ranking.unrank(np.flatnonzero(table == depth))
             parents = np.zeros((len(cells), eng.layout.words), np.uint64)
@@ -195,7 +212,7 @@ def build_sliding(
             else:
                 writer.put(level, eng)
             tree.levels.append(Counts(depth, level.classes, level.states))
-    return tree, writer.finish(tree)
+        return tree, writer.finish(tree)
 
 
 def _build(
@@ -207,44 +224,46 @@ def _build(
     progress: Progress | None,
     starting: Callable[[], None] | None,
     max_classes: int | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """The class builder behind :func:`build_board` and :func:`build_puzzle`."""
     if max_depth is not None and max_depth < 0:
         raise InputError(f"--max-depth {max_depth}: expected a depth of 0 or more")
-    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
-    if writer.finished(max_depth, force):
-        return None, writer.stored_row()
-    if starting:
-        starting()
-    eng = puzzle_engine(puzzle)
-    assert isinstance(eng, Engine)  # a puzzle grown by classes has the numba engine
-    writer.start_clock()
-    if writer.stored is None or force:
-        level = first_level(eng, key.root)
-        writer.begin(level, max_depth, class_columns(level, eng))
-        tree = Tree(key.n, key.c, key.root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], key.puzzle)
-        seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
-    else:  # resume an interrupted build, or take a finished partial one deeper
-        depth = writer.stored_row()["height"]
-        level = _stored_level(writer.store, eng, key, depth)
-        seen_prev = (
-            sortable(_stored_level(writer.store, eng, key, depth - 1).reps)
-            if depth
-            else np.zeros(0, dtype=sortable(level.reps).dtype)
-        )
-        tree = Tree(
-            key.n,
-            key.c,
-            key.root,
-            max_depth,
-            False,
-            0.0,
-            [Counts(**r) for r in writer.store.level_rows(key)],
-            key.puzzle,
-        )
-        writer.resume(max_depth)
-    too_big = False
-    with writer:
+    with TreeWriter.claim(db, key, puzzle.symbols, progress, lease_timeout) as writer:
+        if writer.finished(max_depth, force):
+            return None, writer.stored_row()
+        if starting:
+            starting()
+        eng = puzzle_engine(puzzle)
+        assert isinstance(eng, Engine)  # a puzzle grown by classes has the numba engine
+        writer.start_clock()
+        if writer.stored is None or force:
+            level = first_level(eng, key.root)
+            writer.begin(level, max_depth, class_columns(level, eng))
+            tree = Tree(
+                key.n, key.c, key.root, max_depth, False, 0.0, [Counts(0, level.classes, level.states)], key.puzzle
+            )
+            seen_prev = np.zeros(0, dtype=sortable(level.reps).dtype)
+        else:  # resume an interrupted build, or take a finished partial one deeper
+            depth = writer.stored_row()["height"]
+            level = _stored_level(writer.store, eng, key, depth)
+            seen_prev = (
+                sortable(_stored_level(writer.store, eng, key, depth - 1).reps)
+                if depth
+                else np.zeros(0, dtype=sortable(level.reps).dtype)
+            )
+            tree = Tree(
+                key.n,
+                key.c,
+                key.root,
+                max_depth,
+                False,
+                0.0,
+                [Counts(**r) for r in writer.store.level_rows(key)],
+                key.puzzle,
+            )
+            writer.resume(max_depth)
+        too_big = False
         while max_depth is None or level.depth < max_depth:
             if max_classes is not None and level.classes > max_classes:
                 too_big = True  # stored as a partial tree to this depth, then said
@@ -256,9 +275,9 @@ def _build(
             writer.put(nxt, eng)
             seen_prev, level = sortable(level.reps), nxt
             tree.levels.append(Counts(nxt.depth, nxt.classes, nxt.states))
-    if too_big:
-        writer.update({"max_depth": level.depth})
-    row = writer.finish(tree)
+        if too_big:
+            writer.update({"max_depth": level.depth})
+        row = writer.finish(tree)
     if too_big:
         raise InputError(
             f"{puzzle.label}: depth {level.depth} holds {level.classes:,} classes, more than the "
@@ -298,6 +317,7 @@ def build_distributed(
     partitions: int | None = None,
     progress: Progress | None = None,
     starting: Callable[[], None] | None = None,
+    lease_timeout: float = LEASE_TIMEOUT,
 ) -> tuple[Tree | None, dict]:
     """Build a tree on Dask distributed (:mod:`.distributed`), its classes
     as Parquet levels in ``levels`` (a folder or fsspec URL), its build row
@@ -325,61 +345,65 @@ def build_distributed(
     # an unreachable scheduler is said before anything is written
     with dask_client(scheduler, workers, memory) as client:
         folder.check_writable()
-        return _grow_distributed(puzzle, key, folder, client, db, max_depth, force, partitions, progress, starting)
+        return _grow_distributed(
+            puzzle, key, folder, client, db, max_depth, force, partitions, progress, starting, lease_timeout
+        )
 
 
-def _grow_distributed(puzzle, key: TreeKey, folder, client, db, max_depth, force, partitions, progress, starting):
+def _grow_distributed(
+    puzzle, key: TreeKey, folder, client, db, max_depth, force, partitions, progress, starting, lease_timeout
+):
     """The store's side of :func:`build_distributed`, with a connected client."""
     from .distributed import grow_levels
 
-    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
-    row = writer.stored
-    if writer.finished(max_depth, force):
-        return None, row
-    if row is not None and not force and row.get("levels") != folder.url:
-        where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise InputError(
-            f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
-            "or --force to start over"
+    with TreeWriter.claim(db, key, puzzle.symbols, progress, lease_timeout) as writer:
+        row = writer.stored
+        if writer.finished(max_depth, force):
+            return None, row
+        if row is not None and not force and row.get("levels") != folder.url:
+            where = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
+            raise InputError(
+                f"{writer.store.label} holds this tree as {where}: give the same --levels to resume it, "
+                "or --force to start over"
+            )
+        if force and folder.manifest() is not None:
+            folder.fs.rm(folder.path("manifest.json"))
+        if starting:
+            starting()
+        words = KeyLayout.for_colours(puzzle.ncells, puzzle.c).words
+        writer.start_clock()
+        if row is not None and not force:
+            writer.carry_on()
+        stored = set() if row is None or force else {r["depth"] for r in writer.store.level_rows(key)}
+
+        def record(entry, man=None):
+            """Store one level the manifest records (once: a resumed run's
+            earlier levels are in the database already)."""
+            if entry.depth in stored:
+                return
+            stored.add(entry.depth)
+            level = Counts(entry.depth, entry.classes, entry.states)
+            if writer.row is None:
+                writer.begin(level, max_depth, levels=folder.url)
+            else:
+                writer.record(level, max_depth)
+
+        before = folder.manifest()
+        for entry in before.levels if before is not None else []:  # what a killed run recorded last
+            record(entry)
+        man = grow_levels(client, folder.url, key, words, len(puzzle.moves), max_depth, partitions, on_level=record)
+        tree = Tree(
+            key.n,
+            key.c,
+            key.root,
+            max_depth,
+            man.complete,
+            0.0,
+            [Counts(e.depth, e.classes, e.states) for e in man.levels],
+            key.puzzle,
         )
-    if force and folder.manifest() is not None:
-        folder.fs.rm(folder.path("manifest.json"))
-    if starting:
-        starting()
-    words = KeyLayout.for_colours(puzzle.ncells, puzzle.c).words
-    writer.start_clock()
-    if row is not None and not force:
-        writer.carry_on()
-    stored = set() if row is None or force else {r["depth"] for r in writer.store.level_rows(key)}
-
-    def record(entry, man=None):
-        """Store one level the manifest records (once: a resumed run's
-        earlier levels are in the database already)."""
-        if entry.depth in stored:
-            return
-        stored.add(entry.depth)
-        level = Counts(entry.depth, entry.classes, entry.states)
-        if writer.row is None:
-            writer.begin(level, max_depth, levels=folder.url)
-        else:
-            writer.record(level, max_depth)
-
-    before = folder.manifest()
-    for entry in before.levels if before is not None else []:  # what a killed run recorded last
-        record(entry)
-    man = grow_levels(client, folder.url, key, words, len(puzzle.moves), max_depth, partitions, on_level=record)
-    tree = Tree(
-        key.n,
-        key.c,
-        key.root,
-        max_depth,
-        man.complete,
-        0.0,
-        [Counts(e.depth, e.classes, e.states) for e in man.levels],
-        key.puzzle,
-    )
-    writer.update({"max_depth": max_depth})
-    return tree, writer.finish(tree)
+        writer.update({"max_depth": max_depth})
+        return tree, writer.finish(tree)
 
 
 def default_levels(db, puzzle: Puzzle, root: str) -> str:

@@ -24,7 +24,7 @@ from ..engine.packed_kernels import FIELDS
 from ..engine.subsets import SubsetRanking
 from ..errors import DamagedError
 from ..puzzle.model import Puzzle
-from .cache import cache_file, cached_array
+from .cache import SUM, cache_file, cached_array
 
 #: The cache's stand-in for a build: these arrays depend on the rules alone.
 RULES = {"built_at": "1", "classes": 0}
@@ -104,6 +104,7 @@ def cached_subset_table(store, grid: Puzzle, progress=None, resident: bool = Fal
         for p in parts.values():  # none is kept from an older census
             with contextlib.suppress(OSError):  # read-only media: the cache is only a speed-up
                 p.unlink(missing_ok=True)
+                p.with_name(p.name + SUM).unlink(missing_ok=True)
     what = f"the census of {grid.label}"
     words = _cached(store, names["words"], what, lambda: census().words, mmap=not resident)
     states = _cached(store, names["states"], what, lambda: np.array(census().states, dtype=np.int64))

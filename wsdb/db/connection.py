@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc
 
 from ..errors import StorageError
+from .failures import storage_failure
 from .location import Location
 from .reader import BUSY_MS, connect_readonly
 
@@ -60,6 +61,19 @@ def check_writable(where: Location) -> None:
         raise StorageError(f"cannot write {where.label}: the file is read-only")
 
 
+def on_storage_failure(where: Location):
+    """A SQLAlchemy ``handle_error`` hook: a driver error that is the
+    storage's fault (:func:`storage_failure`) is raised as its one line in
+    place of SQLAlchemy's exception, in every query of every command."""
+
+    def handle(context) -> None:
+        failure = storage_failure(where, context.original_exception)
+        if failure is not None:
+            raise failure from None
+
+    return handle
+
+
 def why_not_written(store, e: Exception) -> str:
     text = str(getattr(e, "orig", e))
     if "full" in text or "disk I/O" in text:
@@ -85,8 +99,11 @@ def engine(where: Location, write: bool) -> sa.Engine:
     of :func:`~wsdb.db.reader.connect_readonly`) unless ``write``."""
     if where.path is not None and not write:
         path = where.path
-        return sa.create_engine("sqlite://", creator=lambda: connect_readonly(path))
+        sql = sa.create_engine("sqlite://", creator=lambda: connect_readonly(path))
+        event.listen(sql, "handle_error", on_storage_failure(where))
+        return sql
     sql = sa.create_engine(where.url)
+    event.listen(sql, "handle_error", on_storage_failure(where))
     event.listen(sql, "connect", write_pragmas)
     if sql.dialect.name == "sqlite":
         event.listen(sql, "begin", begin_immediate)

@@ -21,6 +21,7 @@ pieces waiting for their merge to disk beyond that.
 
 from __future__ import annotations
 
+import logging
 import math
 import operator
 import os
@@ -33,8 +34,8 @@ from typing import Callable
 import numpy as np
 from distributed import WorkerPlugin
 
-from ..errors import WsdbError, InputError, ClusterError
-from ..notices import step
+from ..errors import WsdbError, InputError, ClusterError, DamagedError
+from ..notices import say, step
 from ..puzzle.tree_key import TreeKey
 from .levels import LevelEntry, LevelFolder, Manifest
 
@@ -163,6 +164,11 @@ def connect(scheduler: str | None, workers: int | None, memory: str | None):
     from dask.distributed import Client, LocalCluster
 
     if scheduler:
+        # a scheduler lost mid-build is said in one line (grow_levels); distributed's own
+        # reconnection tracebacks are not for the user
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name.startswith("distributed"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         _refused(scheduler)
         try:
             with dask.config.set({"distributed.comm.timeouts.connect": "5s"}):
@@ -223,6 +229,38 @@ def dask_client(scheduler: str | None, workers: int | None, memory: str | None):
             cluster.close()
 
 
+def _failed_line(depth: int, e: BaseException) -> str:
+    """The one line for a level that failed on the cluster."""
+    said = " ".join(str(e).split())
+    if "scheduler-connection-lost" in said or "lost the connection to the scheduler" in said:
+        return (
+            f"lost the connection to the Dask scheduler at depth {depth}; every earlier level is kept "
+            "(the manifest records them): rerun the same command once the scheduler is back to resume"
+        )
+    return (
+        f"depth {depth} failed on the Dask cluster ({type(e).__name__}: {said[:200]}); every earlier "
+        "level is kept: rerun to resume"
+    )
+
+
+def _whole_levels(folder: LevelFolder, man: Manifest) -> Manifest | None:
+    """The manifest of a resumed run cut before its first level whose files
+    are not all there whole (a partition file lost, or one cut short, since
+    it was written): that level and every deeper one are grown again, said
+    so; None where the root level itself is gone."""
+    for k, entry in enumerate(man.levels):
+        try:
+            folder.check_level(man, entry)
+        except DamagedError as e:
+            say(f"{e}: growing again from depth {entry.depth}")
+            if k == 0:
+                return None
+            man.levels, man.complete = man.levels[:k], False
+            folder.write_manifest(man)
+            return man
+    return man
+
+
 def grow_levels(
     client,
     url: str,
@@ -245,6 +283,8 @@ def grow_levels(
             f"levels folder {url} holds the tree of {man.puzzle} {man.n}x{man.n} c={man.c} root "
             f"{man.root!r}: expected an empty folder or the same tree's"
         )
+    if man is not None:
+        man = _whole_levels(folder, man)
     workers = client.scheduler_info()["workers"].values()
     nworkers = max(len(workers), 1)
     memory = min((w.get("memory_limit") or 0 for w in workers), default=0) or 4 << 30
@@ -290,23 +330,20 @@ def grow_levels(
             merged = [client.submit(merge_task, url, tree, man, depth, j, p, *pieces[j], pure=False) for j in range(p)]
             from dask.distributed import wait
 
-            # polled, not as_completed(..., with_results=True): that hung now and then with every
-            # merge finished (distributed 2026.8); gather fetches the results once all are done
-            while (done := sum(f.done() for f in merged)) < p:
-                st.count(done, p, "partitions merged")
-                try:
-                    wait(merged, timeout=0.5)
-                except TimeoutError:
-                    pass
             try:
+                # polled, not as_completed(..., with_results=True): that hung now and then with every
+                # merge finished (distributed 2026.8); gather fetches the results once all are done
+                while (done := sum(f.done() for f in merged)) < p:
+                    st.count(done, p, "partitions merged")
+                    try:
+                        wait(merged, timeout=0.5)
+                    except TimeoutError:
+                        pass
                 results = client.gather(merged)  # raises a task's error, if one failed
             except (WsdbError, KeyboardInterrupt):
                 raise
             except Exception as e:  # KilledWorker, a lost scheduler, a task's own failure
-                raise ClusterError(
-                    f"depth {depth} failed on the Dask cluster ({type(e).__name__}: "
-                    f"{str(e)[:200]}); every earlier level is kept: rerun to resume"
-                ) from None
+                raise ClusterError(_failed_line(depth, e)) from None
             del expanded, pieces, merged
         classes = sum(r[0] for r in results)
         if classes == 0:

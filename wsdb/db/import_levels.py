@@ -49,19 +49,20 @@ def import_levels(
     key = man.tree
     puzzle = stored_puzzle(key)
     what, _ = describe(key)
-    writer = TreeWriter.claim(db, key, puzzle.symbols, progress)
-    row = writer.stored
-    # an unfinished tree (an interrupted import or build; claim refuses a running one) is started over
-    if row is not None and row["status"] == "done" and row.get("levels") != tree_src.folder.url and not force:
-        kept = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
-        raise InputError(f"{writer.store.label} holds the {what} tree already, as {kept}: add --force to replace it")
-    if starting:
-        starting(what)
-    eng = puzzle_engine(puzzle)
-    seconds = round(sum(lv.seconds for lv in man.levels), 3)
-    writer.start_clock()
-    tree = Tree(key.n, key.c, key.root, man.max_depth, man.complete, 0.0, [], key.puzzle)
-    with writer:
+    with TreeWriter.claim(db, key, puzzle.symbols, progress) as writer:
+        row = writer.stored
+        # an unfinished tree (an interrupted import or build; claim refuses a running one) is started over
+        if row is not None and row["status"] == "done" and row.get("levels") != tree_src.folder.url and not force:
+            kept = f"the Parquet levels at {row['levels']}" if row.get("levels") else "class rows"
+            raise InputError(
+                f"{writer.store.label} holds the {what} tree already, as {kept}: add --force to replace it"
+            )
+        if starting:
+            starting(what)
+        eng = puzzle_engine(puzzle)
+        seconds = round(sum(lv.seconds for lv in man.levels), 3)
+        writer.start_clock()
+        tree = Tree(key.n, key.c, key.root, man.max_depth, man.complete, 0.0, [], key.puzzle)
         for entry in man.levels:
             level = Level(entry.depth, *tree_src.level(entry.depth))  # each file's rows checked on the way
             if level.states != entry.states:
@@ -74,9 +75,9 @@ def import_levels(
             else:
                 writer.put(level, eng)
             tree.levels.append(Counts(entry.depth, entry.classes, entry.states))
-    row = writer.finish(tree)  # tree.seconds: the import's time
-    writer.update({"seconds": seconds})  # the build's own time, not the import's (the same row, updated)
-    return tree, row
+        row = writer.finish(tree)  # tree.seconds: the import's time
+        writer.update({"seconds": seconds})  # the build's own time, not the import's (the same row, updated)
+        return tree, row
 
 
 def _not_a_folder(folder: LevelFolder) -> str | None:

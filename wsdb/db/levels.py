@@ -230,11 +230,16 @@ class LevelFolder:
         """Check every finished level's files against the manifest from
         their Parquet footers alone (no data read): each must be there with
         the rows the manifest lists. Damage otherwise, naming the file."""
-        import pyarrow.parquet as pq
 
         for entry in man.levels:
-            for j, rows in enumerate(entry.rows):
-                self._checked(man, entry.depth, j, rows, pq.read_metadata)
+            self.check_level(man, entry)
+
+    def check_level(self, man: Manifest, entry: LevelEntry) -> None:
+        """:meth:`check_rows` of one finished level."""
+        import pyarrow.parquet as pq
+
+        for j, rows in enumerate(entry.rows):
+            self._checked(man, entry.depth, j, rows, pq.read_metadata)
 
     def _checked(self, man: Manifest, depth: int, j: int, rows: int, read):
         """``read(file)`` of one partition file (a table or its footer),

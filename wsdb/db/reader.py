@@ -22,9 +22,10 @@ import numpy as np
 from ..engine.keys import distinct, member, sortable, unsortable
 from ..errors import DamagedError, WsdbError
 from ..puzzle.tree_key import WRAPSLIDE, TreeKey
+from .failures import storage_failure
 from .location import resolve
 from .migrations import HEAD
-from .status import required
+from .status import Holding, required
 
 BUSY_MS = 10_000  # how long a connection waits for another's write lock
 CHUNK = 5000  # keys per IN (...) query when keys are BLOBs
@@ -66,10 +67,17 @@ def connect_readonly(path) -> sqlite3.Connection:
 class Reader:
     """A wsdb SQLite file opened read-only for lookups."""
 
-    def __init__(self, conn: sqlite3.Connection, label: str, db_option: str = ""):
+    def __init__(self, conn: sqlite3.Connection, where):
         self.conn = conn
-        self.label = label
-        self.db_option = db_option  # how a hint names the database again (Location.option)
+        self.where = where  # the Location opened
+        self.label = where.label
+        self.db_option = where.option  # how a hint names the database again (Location.option)
+
+    def _failed(self, e: sqlite3.Error, what: str) -> WsdbError:
+        """The one line for SQLite's error ``e`` while reading ``what``."""
+        return storage_failure(self.where, e) or DamagedError(
+            f"{self.label}: cannot read {what} ({e}); run `wsdb verify`"
+        )
 
     def close(self) -> None:
         """Close the connection."""
@@ -82,9 +90,19 @@ class Reader:
                 f"SELECT {', '.join(_BUILD_COLUMNS)} FROM builds WHERE puzzle=? AND n=? AND c=? AND root=?",
                 (tree.puzzle, tree.n, tree.c, tree.root),
             ).fetchone()
-        except sqlite3.DatabaseError as e:  # a table dropped or broken under a current schema
-            raise DamagedError(f"{self.label}: cannot read its builds ({e}); run `wsdb verify`") from None
-        return None if row is None else dict(zip(_BUILD_COLUMNS, row))
+            if row is None:
+                return None
+            found = dict(zip(_BUILD_COLUMNS, row))
+            if found["status"] != "done":  # who holds it (status.unfinished says)
+                lease = self.conn.execute(
+                    "SELECT holder, token, taken_at, renewed_at, timeout FROM leases "
+                    "WHERE puzzle=? AND n=? AND c=? AND root=?",
+                    (tree.puzzle, tree.n, tree.c, tree.root),
+                ).fetchone()
+                found["lease"] = None if lease is None else Holding(*lease)
+        except sqlite3.Error as e:  # damaged pages, a table dropped, the storage failing
+            raise self._failed(e, "its builds") from None
+        return found
 
     def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
@@ -95,8 +113,8 @@ class Reader:
         """Depth and parent of each key: (found, depth, parents (S, W))."""
         try:
             return fetch_keys(self.conn, tree, layout, keys)
-        except sqlite3.DatabaseError as e:  # a table dropped or broken under a current schema
-            raise DamagedError(f"cannot read the class rows ({e})") from None
+        except sqlite3.Error as e:  # damaged pages, a table dropped, the storage failing
+            raise self._failed(e, "the class rows") from None
 
 
 def open_reader(db=None) -> Reader | None:
@@ -117,7 +135,7 @@ def open_reader(db=None) -> Reader | None:
     if rev is None or rev[0] != HEAD:
         conn.close()
         return None
-    return Reader(conn, where.label, where.option)
+    return Reader(conn, where)
 
 
 def fetch_keys(conn: sqlite3.Connection, tree: TreeKey, layout, keys: np.ndarray):

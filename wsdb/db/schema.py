@@ -20,6 +20,8 @@ these tables describe the same one. The tables are a public interface
 * ``check_slices`` one row per slice of a moves-off check made in full:
   the check (grid, merged colours, level, distance, scheme), slice, the
   liftings it leaves and the states that leave them
+* ``leases``     one row per tree being built: who holds it (host:pid and
+  a random token), since when, last renewed, and its timeout
 * ``check_solutions`` one row per lifting a moves-off check solved one by
   one: the state, the moves that solve it, their length
 
@@ -225,6 +227,18 @@ check_solutions = sa.Table(
     sa.Column("seconds", sa.Float, nullable=False),
     sa.Column("solved_at", sa.Text, nullable=False),
     sa.Column("version", sa.Text, nullable=False),
+)
+
+#: Who holds each tree being built (:mod:`wsdb.db.lease`, migration 0012)
+leases = sa.Table(
+    "leases",
+    metadata,
+    *_tree_columns(),
+    sa.Column("holder", sa.Text, nullable=False),  # host:pid
+    sa.Column("token", sa.Text, nullable=False),  # this claim's random word
+    sa.Column("taken_at", sa.Text, nullable=False),
+    sa.Column("renewed_at", sa.Float, nullable=False),  # seconds since the epoch
+    sa.Column("timeout", sa.Float, nullable=False),  # stale when not renewed for this long
 )
 
 #: The public ``classes``: a view over ``class_rows`` that adds ``grid``

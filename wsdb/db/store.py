@@ -214,12 +214,17 @@ class Store:
 
     def build_row(self, tree: TreeKey) -> dict | None:
         """The stored build of ``tree``, or None."""
+        from .lease import stored_lease
+
         try:
             with self.sql.connect() as conn:
                 row = conn.execute(sa.select(builds).where(*_tree_is(builds, tree))).first()
+                lease = stored_lease(conn, tree) if row is not None and row.status != "done" else None
         except exc.DatabaseError as e:  # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e.orig}); run `wsdb verify`") from None
-        return dict(row._mapping) if row else None
+        if row is None:
+            return None
+        return dict(row._mapping) if row.status == "done" else dict(row._mapping, lease=lease)
 
     def require_build(self, tree: TreeKey) -> dict:
         """The stored, finished build, or a clear error saying how to make
@@ -241,10 +246,12 @@ class Store:
             )
             return [dict(r._mapping) for r in rows]
 
-    def begin_tree(self, build: dict, level_row: dict, columns: Iterable[tuple]) -> None:
+    def begin_tree(self, build: dict, level_row: dict, columns: Iterable[tuple], lease=None) -> None:
         """Start the build row's tree afresh in one transaction: whatever
         was stored goes, the build row (status 'building') and level 0 come.
-        ``columns`` as for :meth:`add_level`."""
+        ``columns`` as for :meth:`add_level`; ``lease`` (a
+        :class:`~.lease.Lease`) is renewed in the same transaction, which
+        fails where it was taken over."""
         tree = TreeKey.from_row(build)
         with self._write() as conn:
             pid = _registered_id(conn, tree.puzzle)
@@ -257,39 +264,50 @@ class Store:
             _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
             conn.execute(builds.insert(), [build])
+            if lease is not None:
+                lease.hold(conn)
 
-    def add_level(self, tree: TreeKey, level_row: dict, columns: Iterable[tuple], build: dict) -> None:
+    def add_level(self, tree: TreeKey, level_row: dict, columns: Iterable[tuple], build: dict, lease=None) -> None:
         """Add one finished level in one transaction: its class rows, its
-        levels row, and the build row's new totals. A crash leaves the level
-        wholly in or out. ``columns`` yields chunks of (rep, parent,
-        orbit_size) arrays of SQL values (parent None at depth 0)."""
+        levels row, and the build row's new totals, with ``lease`` renewed
+        (:meth:`begin_tree`). A crash leaves the level wholly in or out.
+        ``columns`` yields chunks of (rep, parent, orbit_size) arrays of SQL
+        values (parent None at depth 0)."""
         with self._write() as conn:
             _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
             conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**build))
+            if lease is not None:
+                lease.hold(conn)
 
-    def update_build(self, tree: TreeKey, values: dict) -> None:
-        """Change the build row of ``tree``."""
-        self._update_build(tree, values)
+    def update_build(self, tree: TreeKey, values: dict, lease=None) -> None:
+        """Change the build row of ``tree`` (``lease`` renewed with it)."""
+        self._update_build(tree, values, lease=lease)
 
-    def grow_tree(self, tree: TreeKey, values: dict) -> None:
+    def grow_tree(self, tree: TreeKey, values: dict, lease=None) -> None:
         """Mark a stored tree as growing again (resumed, or taken deeper):
         change its build row; on PostgreSQL its tree table's key goes until
         :meth:`finish_tree` (:mod:`.tree_tables`)."""
-        self._update_build(tree, values, tree_tables.drop_key)
+        self._update_build(tree, values, tree_tables.drop_key, lease)
 
-    def finish_tree(self, tree: TreeKey, values: dict) -> None:
+    def finish_tree(self, tree: TreeKey, values: dict, lease=None) -> None:
         """Change the build row of a tree whose last level is stored, in
-        one transaction with, on PostgreSQL, its tree table's key."""
-        self._update_build(tree, values, tree_tables.add_key)
+        one transaction with, on PostgreSQL, its tree table's key, and with
+        ``lease`` checked and given up."""
+        self._update_build(tree, values, tree_tables.add_key, lease, release=True)
 
-    def _update_build(self, tree: TreeKey, values: dict, tree_table=None) -> None:
+    def _update_build(self, tree: TreeKey, values: dict, tree_table=None, lease=None, release=False) -> None:
         """The build row's change, in one transaction with ``tree_table``
-        (conn, tree, puzzle number) on PostgreSQL."""
+        (conn, tree, puzzle number) on PostgreSQL and with ``lease``
+        renewed (or, with ``release``, checked and dropped)."""
         with self._write() as conn:
             if tree_table is not None and conn.dialect.name == "postgresql":
                 tree_table(conn, tree, _puzzle_id(conn, tree.puzzle))
             conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**values))
+            if lease is not None:
+                lease.hold(conn)
+                if release:
+                    lease.drop(conn)
 
     def checkpoint(self) -> None:
         """Move everything from the write-ahead log into the database file

@@ -7,10 +7,13 @@ classes are Parquet levels) and ``wsdb import``.
 
 Each level goes in one transaction with its ``levels`` row and the build
 row's totals, so a build stopped anywhere keeps every level it finished.
-On failure (an error, Ctrl-C, a killed process) the row stays 'building'
-under this process; the level being written is waited for, so it is in
-whole or not at all, and the next build of the tree resumes from the
-deepest level stored (:mod:`.status` says who holds a row)."""
+A writer holds the tree's lease (:mod:`.lease`) from :meth:`TreeWriter.claim`
+to the end, renewed in every level's transaction. On failure (an error,
+Ctrl-C) the row stays 'building' and the lease is given up; the level
+being written is waited for, so it is in whole or not at all, and the
+next build of the tree resumes from the deepest level stored. A killed
+process cannot give its lease up: the next build takes it over once it is
+stale (:mod:`.status` judges a lease)."""
 
 from __future__ import annotations
 
@@ -22,10 +25,10 @@ from typing import Iterable, Iterator, Literal
 from ..engine import Engine
 from ..engine.engines import SlidingEngine
 from ..engine.bfs import Counts, Level, Progress, Tree
-from ..errors import NotBuiltError
-from ..notices import step
+from ..notices import say, step
 from ..puzzle.tree_key import TreeKey
-from .status import builder_alive, this_builder, unfinished
+from .lease import Lease, LeaseLostError
+from .status import LEASE_TIMEOUT, this_builder
 from .store import Store
 from ..version import current as current_version
 
@@ -49,28 +52,41 @@ class TreeWriter:
         self.t0 = time.perf_counter()
         self.pending: threading.Thread | None = None
         self.error: BaseException | None = None
+        self.lease: Lease | None = None  # held from claim() until finish() or leaving the writer
 
     # ---- claim --------------------------------------------------------------
 
     @classmethod
-    def claim(cls, db, tree: TreeKey, symbols: str | None = None, progress: Progress | None = None) -> "TreeWriter":
-        """The database (made if missing) and the tree's stored build row,
-        if any (:attr:`stored`); a one-line error while another process
-        builds it."""
+    def claim(
+        cls,
+        db,
+        tree: TreeKey,
+        symbols: str | None = None,
+        progress: Progress | None = None,
+        lease_timeout: float = LEASE_TIMEOUT,
+    ) -> "TreeWriter":
+        """The database (made if missing), the tree's lease (:mod:`.lease`:
+        taken at once where none is held or the one held is stale, said so;
+        a one-line error while another build holds it) and then its stored
+        build row, if any (:attr:`stored`). Use the writer as a context
+        manager: leaving it gives the lease up."""
         store = Store.open(db, create=True)
-        row = store.build_row(tree)
-        if (
-            row is not None
-            and row["status"] != "done"
-            and builder_alive(row["builder"])
-            and row["builder"] != this_builder()
-        ):
-            raise NotBuiltError(f"{store.label}: {unfinished(row, store.db_option)}")
-        return cls(store, tree, row, symbols, progress)
+        lease = Lease.take(store, tree, lease_timeout)
+        try:
+            row = store.build_row(tree)
+        except BaseException:
+            lease.release()
+            raise
+        if lease.taken_from is not None:
+            say(f"{store.label}: {lease.said()}")
+        writer = cls(store, tree, row, symbols, progress)
+        writer.lease = lease
+        return writer
 
     def finished(self, max_depth: int | None, force: bool = False) -> bool:
         """Whether the stored build already is what is asked: done, and
-        complete or at least ``max_depth`` deep (never with ``force``)."""
+        complete or at least ``max_depth`` deep (never with ``force``).
+        Called inside the writer's ``with``, which then gives the lease up."""
         row = self.stored
         return (
             row is not None
@@ -114,7 +130,7 @@ class TreeWriter:
             symbols=self.symbols or None,
             **extra,
         )
-        self.store.begin_tree(self.row, self.level_row(level), columns)
+        self.store.begin_tree(self.row, self.level_row(level), columns, self.lease)
         self._said(level)
         return self.row
 
@@ -123,8 +139,11 @@ class TreeWriter:
         and asked deeper): the row is 'building' by this process, and on
         PostgreSQL its tree table's key goes until :meth:`finish`."""
         row = self.row = dict(self.stored_row(), status="building", builder=this_builder(), max_depth=max_depth)
+        row.pop("lease", None)  # the lease is this writer's (self.lease), not a column
         self.earlier = row["seconds"]
-        self.store.grow_tree(self.tree, dict(status="building", builder=row["builder"], max_depth=max_depth))
+        self.store.grow_tree(
+            self.tree, dict(status="building", builder=row["builder"], max_depth=max_depth), self.lease
+        )
         return row
 
     def carry_on(self) -> None:
@@ -132,6 +151,7 @@ class TreeWriter:
         driver's resume: its levels follow the manifest, and each one it
         records marks the row as building again)."""
         row = self.row = dict(self.stored_row())
+        row.pop("lease", None)
         self.earlier = row["seconds"]
 
     # ---- levels -------------------------------------------------------------
@@ -143,6 +163,8 @@ class TreeWriter:
         before, and re-raises its error."""
         totals = self._count(level)
         self.wait()
+        if self.lease is not None and self.lease.lost is not None:  # found by the heartbeat
+            raise LeaseLostError(self.lease.lost)
         self.pending = threading.Thread(target=self._write, args=(level, eng, totals), daemon=True)
         self.pending.start()
 
@@ -155,6 +177,7 @@ class TreeWriter:
                     self.level_row(level),
                     st.counting(class_columns(level, eng), level.classes, "classes", lambda columns: len(columns[0])),
                     totals,
+                    self.lease,
                 )
             self._said(level)
         except BaseException as e:  # handed to the main thread by wait()
@@ -171,6 +194,7 @@ class TreeWriter:
             self.level_row(level),
             [],
             dict(totals, status="building", builder=row["builder"], max_depth=max_depth),
+            self.lease,
         )
         self._said(level)
 
@@ -197,7 +221,7 @@ class TreeWriter:
     def update(self, values: dict) -> None:
         """Change the build row (and this writer's copy of it)."""
         self._row().update(values)
-        self.store.update_build(self.tree, values)
+        self.store.update_build(self.tree, values, self.lease)
 
     # ---- finish -------------------------------------------------------------
 
@@ -217,8 +241,11 @@ class TreeWriter:
             built_at=_now(),
         )
         self.store.finish_tree(
-            self.tree, {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds", "built_at")}
+            self.tree,
+            {k: row[k] for k in ("status", "builder", "complete", "god_number", "seconds", "built_at")},
+            self.lease,
         )
+        self._let_go(released=True)
         self.store.checkpoint()  # the database file alone now holds the build
         return row
 
@@ -246,12 +273,20 @@ class TreeWriter:
     def __enter__(self) -> "TreeWriter":
         return self
 
+    def _let_go(self, released: bool = False) -> None:
+        """Give the lease up (``released``: finish() dropped it already)."""
+        lease, self.lease = self.lease, None
+        if lease is not None:
+            lease.stop() if released else lease.release()
+
     def __exit__(self, kind, value, tb) -> Literal[False]:
         try:
             self.wait()
         except BaseException:
             if kind is None:
                 raise
+        finally:
+            self._let_go()
         return False
 
 

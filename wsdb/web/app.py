@@ -14,6 +14,7 @@ this one checks everything before any work starts.
 from __future__ import annotations
 
 import errno
+import threading
 from contextlib import asynccontextmanager
 from importlib.resources import files
 
@@ -23,7 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from ..errors import WsdbError, StorageError, DamagedError
+from ..errors import SERVER_FAULTS, WsdbError, StorageError
 from .guards import BodyLimit, Gate
 from .routes import router
 from .settings import HOST, MAX_BUSY, MAX_TIME_LIMIT, PORT
@@ -33,7 +34,7 @@ STATIC = files("wsdb.web") / "static"
 
 def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = MAX_BUSY, on_ready=None) -> FastAPI:
     """The web application over the database ``db`` (a path or URL, as
-    ``--db`` takes it): at most ``max_busy`` lookups and solves at once,
+    ``--db`` takes it): at most ``max_busy`` solves at once (reads are never refused),
     each solve at most ``max_time_limit`` seconds of search. ``on_ready()``
     runs once the server listens."""
 
@@ -52,6 +53,7 @@ def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = 
     )
     app.add_middleware(BodyLimit)
     app.state.gate = Gate(max_busy)
+    app.state.readers = threading.local()  # each server thread's read-only handle (routes._reads)
     app.state.db = db  # read at each request, so a test can point a built app elsewhere
     app.state.max_time_limit = max_time_limit
     app.add_exception_handler(WsdbError, _bad_input)
@@ -66,8 +68,9 @@ def create_app(db=None, max_time_limit: float = MAX_TIME_LIMIT, max_busy: int = 
 async def _bad_input(request: Request, e: Exception):
     """The CLI's one line, as HTTP 400 (``e`` is a WsdbError: the handler is
     registered for it); a damaged database is the server's fault, not the
-    request's: 500, with the same line."""
-    return JSONResponse({"detail": str(e)}, status_code=500 if isinstance(e, DamagedError) else 400)
+    request's: 500, with the same line, as is storage that failed under the
+    request (:data:`~wsdb.errors.SERVER_FAULTS`)."""
+    return JSONResponse({"detail": str(e)}, status_code=500 if isinstance(e, SERVER_FAULTS) else 400)
 
 
 async def _one_line(request: Request, e: Exception):

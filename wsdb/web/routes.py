@@ -2,11 +2,13 @@
 calls the library function of the CLI command of the same name and answers
 with its ``to_dict()``, the CLI's ``--json``. What an endpoint needs of the
 server (the database, the search gate, the time cap) it reads from the
-application's state at each request."""
+application's state at each request. Reads (lookup, apply, random, info)
+run concurrently and are never refused; only solves take a search slot."""
 
 from __future__ import annotations
 
 import secrets
+import threading
 from functools import lru_cache
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -86,10 +88,11 @@ def board(
 def lookup(request: Request, req: StateIn):
     """Exact distance and an optimal move sequence from the database
     (`wsdb lookup STATE --json`)."""
-    from ..db.lookup import lookup as run
+    from ..db.lookup import lookup_many
 
-    with request.app.state.gate.slot():
-        return run(req.state, db=request.app.state.db, puzzle=req.puzzle, goal=req.goal).to_dict()
+    # a read of milliseconds: never refused for a search slot, run beside others (the server's threads)
+    store = _reads(request)
+    return lookup_many([req.state], db=request.app.state.db, store=store, puzzle=req.puzzle, goal=req.goal)[0].to_dict()
 
 
 @router.post("/api/solve", response_model=Solution, responses=ERRORS)
@@ -155,9 +158,8 @@ def random(
         from ..puzzle.catalog import get_puzzle
 
         p = get_puzzle(puzzle, n, goal=goal, m=m)
-    if from_tree(p, depth):
-        with request.app.state.gate.slot():
-            cells = next(drawn(p, 1, seed, _sampler(db, p, _built_at(db, p), depth)))
+    if from_tree(p, depth):  # a read: never refused for a search slot
+        cells = next(drawn(p, 1, seed, _sampler(db, p, _built_at(request, p), depth)))
     else:
         cells = next(drawn(p, 1, seed))
     if p.roots:
@@ -171,6 +173,36 @@ def random(
 def info(request: Request):
     """Every stored build (`wsdb info --json`)."""
     return _builds(request.app.state.db)
+
+
+_opening = threading.Lock()
+
+
+def _reads(request: Request):
+    """What the application reads the database through, kept between
+    requests: on a SQLite file a light reader (:mod:`wsdb.db.reader`) per
+    server thread, each its own read-only handle (opening one costs 8 ms,
+    a third of a lookup); on a server (PostgreSQL) one
+    :class:`~wsdb.db.store.Store`, whose pool of connections serves the
+    threads. None where neither can be kept (no database yet, an older
+    schema): the request then opens the database itself and says why not."""
+    from ..db.location import resolve
+    from ..db.reader import open_reader
+
+    state = request.app.state
+    where = resolve(state.db)
+    if where.path is not None:
+        mine = state.readers.__dict__
+        if mine.get("db") != where.label or mine.get("reader") is None:
+            mine["db"], mine["reader"] = where.label, open_reader(state.db)
+        return mine["reader"]
+    if getattr(state, "server_store", None) is None:
+        with _opening:
+            if getattr(state, "server_store", None) is None:
+                from ..db.store import Store
+
+                state.server_store = Store.open(state.db)
+    return state.server_store
 
 
 def _builds(db) -> list[dict]:
@@ -187,14 +219,18 @@ def _build_of(db, tree: TreeKey) -> dict | None:
     return next((b for b in _builds(db) if TreeKey.from_row(b) == tree), None)
 
 
-def _built_at(db, puzzle) -> str | None:
+def _built_at(request: Request, puzzle) -> str | None:
     """When ``puzzle``'s stored tree was built (None: not stored), so that a
-    rebuilt tree gets a fresh sampler."""
-    build = _build_of(db, TreeKey.of(puzzle))
+    rebuilt tree gets a fresh sampler: one query of the kept reader."""
+    reads = _reads(request)
+    if reads is None:
+        build = _build_of(request.app.state.db, TreeKey.of(puzzle))
+    else:
+        build = reads.build_row(TreeKey.of(puzzle))
     return None if build is None else build["built_at"]
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=32)
 def _sampler(db, puzzle, built_at, depth=None):
     """The random-state sampler of a stored tree (or of one of its levels),
     kept between requests: reading a tree's classes takes seconds for the
