@@ -498,7 +498,7 @@ def build(
     first build compiles wsdb's kernels (once per install) and says so.
 
     One build holds a tree at a time, by a lease it renews while it works
-    (docs/database.md): a second build of the tree is refused with the
+    (docs/guarantees.md): a second build of the tree is refused with the
     holder's name, and once a holder stops renewing (killed, its machine
     gone) for --lease-timeout the next build takes the tree over.
 

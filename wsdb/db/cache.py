@@ -69,13 +69,13 @@ def why_unusable(path: Path) -> str | None:
     except (OSError, ValueError) as e:
         return f"its checksum cannot be read ({e})"
     try:
-        found = file_sum(path)
+        size = path.stat().st_size
+        if size != recorded.get("size"):  # said before any byte is hashed
+            return f"it holds {size:,} bytes where its checksum says {recorded.get('size')}"
+        if file_sum(path)["xxh3_128"] != recorded.get("xxh3_128"):
+            return "its bytes do not match its checksum"
     except (OSError, ValueError) as e:
         return f"it cannot be read ({e})"
-    if found["size"] != recorded.get("size"):
-        return f"it holds {found['size']:,} bytes where its checksum says {recorded.get('size')}"
-    if found["xxh3_128"] != recorded.get("xxh3_128"):
-        return "its bytes do not match its checksum"
     return None
 
 

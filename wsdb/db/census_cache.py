@@ -69,19 +69,10 @@ def census_progress(st):
     return progress
 
 
-def _cached(store, name: str, what: str, make, mmap: bool = False) -> np.ndarray:
-    """:func:`~.cache.cached_array` under this module's names; a cached file
-    that cannot be read (cut short or overwritten) is one line naming it."""
-    where = cache_file(store.path, name, RULES)
-    existed = where is not None and where.exists()
-    try:
-        return cached_array(store.path, name, RULES, make, mmap=mmap)
-    except (ValueError, EOFError) as e:
-        if not existed:
-            raise
-        raise DamagedError(
-            f"{what} cached at {where} cannot be read ({e}); delete the file and it is made again"
-        ) from None
+def _cached(store, name: str, make, mmap: bool = False) -> np.ndarray:
+    """:func:`~.cache.cached_array` under this module's names (a cached file
+    that does not match its checksum is made again there)."""
+    return cached_array(store.path, name, RULES, make, mmap=mmap)
 
 
 def cached_subset_table(store, grid: Puzzle, progress=None, resident: bool = False) -> SubsetTable:
@@ -105,16 +96,15 @@ def cached_subset_table(store, grid: Puzzle, progress=None, resident: bool = Fal
             with contextlib.suppress(OSError):  # read-only media: the cache is only a speed-up
                 p.unlink(missing_ok=True)
                 p.with_name(p.name + SUM).unlink(missing_ok=True)
-    what = f"the census of {grid.label}"
-    words = _cached(store, names["words"], what, lambda: census().words, mmap=not resident)
-    states = _cached(store, names["states"], what, lambda: np.array(census().states, dtype=np.int64))
+    words = _cached(store, names["words"], lambda: census().words, mmap=not resident)
+    states = _cached(store, names["states"], lambda: np.array(census().states, dtype=np.int64))
     last = _cached(
-        store, names["last"], what, lambda: np.array([-1] if census().last is None else census().last, dtype=np.int64)
+        store, names["last"], lambda: np.array([-1] if census().last is None else census().last, dtype=np.int64)
     )
     ranking = SubsetRanking.of(grid)
     if words.shape != (-(-ranking.size // FIELDS),):
         raise DamagedError(
-            f"{what} cached at {parts['words']} does not fit the grid; delete the file and it is made again"
+            f"the census of {grid.label} cached at {parts['words']} does not fit the grid; delete the file and it is made again"
         )
     return SubsetTable(ranking, words, [int(s) for s in states], None if list(last[:1]) == [-1] else last)
 
@@ -126,6 +116,5 @@ def cached_level(store, grid: Puzzle, table: SubsetTable, depth: int, progress=N
     return _cached(
         store,
         f"{_names(grid)['level']}{depth}",
-        f"the level {depth} of {grid.label}",
         lambda: table.ranking.level(table.words, depth, grid.maps, progress),
     )

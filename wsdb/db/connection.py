@@ -97,16 +97,16 @@ def revisions() -> set[str]:
 def engine(where: Location, write: bool) -> sa.Engine:
     """A SQLAlchemy engine on the database: read-only connections (those
     of :func:`~wsdb.db.reader.connect_readonly`) unless ``write``."""
-    if where.path is not None and not write:
+    reading = where.path is not None and not write
+    if reading:
         path = where.path
         sql = sa.create_engine("sqlite://", creator=lambda: connect_readonly(path))
-        event.listen(sql, "handle_error", on_storage_failure(where))
-        return sql
-    sql = sa.create_engine(where.url)
+    else:
+        sql = sa.create_engine(where.url)
+        event.listen(sql, "connect", write_pragmas)
+        if sql.dialect.name == "sqlite":
+            event.listen(sql, "begin", begin_immediate)
     event.listen(sql, "handle_error", on_storage_failure(where))
-    event.listen(sql, "connect", write_pragmas)
-    if sql.dialect.name == "sqlite":
-        event.listen(sql, "begin", begin_immediate)
     return sql
 
 

@@ -37,7 +37,7 @@ from ..errors import InputError, StorageError, WsdbError
 from ..notices import duration
 from ..puzzle.catalog import describe
 from ..puzzle.tree_key import TreeKey
-from .schema import builds, leases
+from .schema import builds, leases, tree_is
 from .status import LEASE_TIMEOUT, Holding, beat, holding, this_builder
 
 
@@ -49,15 +49,11 @@ class LeaseLostError(StorageError):
     """This build's lease went stale and another build took the tree over."""
 
 
-def _tree_is(table: sa.Table, tree: TreeKey) -> list:
-    return [table.c.puzzle == tree.puzzle, table.c.n == tree.n, table.c.c == tree.c, table.c.root == tree.root]
-
-
 def stored_lease(conn, tree: TreeKey) -> Holding | None:
     """The lease row of ``tree``, or None."""
     row = conn.execute(
         sa.select(leases.c.holder, leases.c.token, leases.c.taken_at, leases.c.renewed_at, leases.c.timeout).where(
-            *_tree_is(leases, tree)
+            *tree_is(leases, tree)
         )
     ).first()
     return None if row is None else Holding(*row)
@@ -108,7 +104,7 @@ class Lease:
     def _claim(self, conn) -> Holding | None:
         if conn.dialect.name == "postgresql":  # claims of one tree wait for each other
             conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_advisory_key(self.tree))))
-        row = conn.execute(sa.select(builds).where(*_tree_is(builds, self.tree))).first()
+        row = conn.execute(sa.select(builds).where(*tree_is(builds, self.tree))).first()
         stored = stored_lease(conn, self.tree)
         held = stored or (holding(dict(row._mapping)) if row is not None else None)
         if held is not None and held.live():
@@ -126,7 +122,7 @@ class Lease:
         else:  # compare and swap: only the lease as read is replaced
             done = conn.execute(
                 leases.update()
-                .where(*_tree_is(leases, self.tree), leases.c.token == stored.token)
+                .where(*tree_is(leases, self.tree), leases.c.token == stored.token)
                 .where(leases.c.renewed_at == stored.renewed_at)
                 .values(**values)
             )
@@ -161,7 +157,7 @@ class Lease:
             raise LeaseLostError(self.lost)
         done = conn.execute(
             leases.update()
-            .where(*_tree_is(leases, self.tree), leases.c.token == self.token)
+            .where(*tree_is(leases, self.tree), leases.c.token == self.token)
             .values(renewed_at=time.time())
         )
         if done.rowcount != 1:
@@ -201,9 +197,9 @@ class Lease:
     def drop(self, conn) -> None:
         """Delete the lease inside the caller's write transaction (the build
         is finished, or stops here), and clear the build row's builder."""
-        conn.execute(leases.delete().where(*_tree_is(leases, self.tree), leases.c.token == self.token))
+        conn.execute(leases.delete().where(*tree_is(leases, self.tree), leases.c.token == self.token))
         conn.execute(
-            builds.update().where(*_tree_is(builds, self.tree), builds.c.builder == self.holder).values(builder=None)
+            builds.update().where(*tree_is(builds, self.tree), builds.c.builder == self.holder).values(builder=None)
         )
 
     def release(self) -> None:

@@ -254,3 +254,18 @@ classes = sa.Table(
     sa.Column("parent", Key),
     sa.Column("orbit_size", sa.Integer),
 )
+
+
+def tree_is(table: sa.Table, tree) -> tuple:
+    """The conditions that pick the rows of ``table`` of ``tree`` (a
+    :class:`~wsdb.puzzle.tree_key.TreeKey`): by its puzzle's name, or in
+    ``class_rows`` by its puzzle's number (0 for Wrapslide)."""
+    if "puzzle_id" in table.c:  # class_rows: the puzzle by its number
+        which = table.c.puzzle_id == (
+            0
+            if tree.puzzle == WRAPSLIDE
+            else sa.select(puzzles.c.id).where(puzzles.c.name == tree.puzzle).scalar_subquery()
+        )
+    else:
+        which = table.c.puzzle == tree.puzzle
+    return which, table.c.n == tree.n, table.c.c == tree.c, table.c.root == tree.root

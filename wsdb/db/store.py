@@ -38,6 +38,7 @@ from .schema import (
     puzzles,
     solve_runs,
     solves,
+    tree_is,
 )
 from .status import builder_alive, finished, required
 
@@ -218,7 +219,7 @@ class Store:
 
         try:
             with self.sql.connect() as conn:
-                row = conn.execute(sa.select(builds).where(*_tree_is(builds, tree))).first()
+                row = conn.execute(sa.select(builds).where(*tree_is(builds, tree))).first()
                 lease = stored_lease(conn, tree) if row is not None and row.status != "done" else None
         except exc.DatabaseError as e:  # a table dropped or broken under a current schema
             raise DamagedError(f"{self.label}: cannot read its builds ({e.orig}); run `wsdb verify`") from None
@@ -241,7 +242,7 @@ class Store:
         with self.sql.connect() as conn:
             rows = conn.execute(
                 sa.select(levels.c.depth, levels.c.classes, levels.c.states)
-                .where(*_tree_is(levels, tree))
+                .where(*tree_is(levels, tree))
                 .order_by(levels.c.depth)
             )
             return [dict(r._mapping) for r in rows]
@@ -258,9 +259,9 @@ class Store:
             if conn.dialect.name == "postgresql":  # the tree's own table, new and without a key
                 tree_tables.create_tree_table(conn, tree, pid)
             else:
-                conn.execute(class_rows.delete().where(*_tree_is(class_rows, tree)))
+                conn.execute(class_rows.delete().where(*tree_is(class_rows, tree)))
             for table in (levels, builds):
-                conn.execute(table.delete().where(*_tree_is(table, tree)))
+                conn.execute(table.delete().where(*tree_is(table, tree)))
             _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
             conn.execute(builds.insert(), [build])
@@ -276,7 +277,7 @@ class Store:
         with self._write() as conn:
             _insert_classes(conn, tree, level_row["depth"], columns)
             conn.execute(levels.insert(), [level_row])
-            conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**build))
+            conn.execute(builds.update().where(*tree_is(builds, tree)).values(**build))
             if lease is not None:
                 lease.hold(conn)
 
@@ -303,7 +304,7 @@ class Store:
         with self._write() as conn:
             if tree_table is not None and conn.dialect.name == "postgresql":
                 tree_table(conn, tree, _puzzle_id(conn, tree.puzzle))
-            conn.execute(builds.update().where(*_tree_is(builds, tree)).values(**values))
+            conn.execute(builds.update().where(*tree_is(builds, tree)).values(**values))
             if lease is not None:
                 lease.hold(conn)
                 if release:
@@ -581,7 +582,7 @@ class Store:
             return pq.classes_at_depth(depth, limit)
         stmt = (
             sa.select(classes.c.grid, classes.c.orbit_size)
-            .where(*_tree_is(classes, tree), classes.c.depth == depth)
+            .where(*tree_is(classes, tree), classes.c.depth == depth)
             .order_by(classes.c.rep)
             .limit(limit)
         )
@@ -599,7 +600,7 @@ class Store:
                 sa.func.count().label("classes"),
                 sa.func.sum(class_rows.c.orbit_size).label("states"),
             )
-            .where(*_tree_is(class_rows, tree))
+            .where(*tree_is(class_rows, tree))
             .group_by(class_rows.c.orbit_size)
             .order_by(class_rows.c.orbit_size)
         )
@@ -616,7 +617,7 @@ class Store:
             return
         stmt = (
             sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size)
-            .where(*_tree_is(class_rows, tree))
+            .where(*tree_is(class_rows, tree))
             .order_by(class_rows.c.rep)
         )
         with self.sql.connect() as conn:
@@ -641,7 +642,7 @@ class Store:
                 rows = []
                 for i in range(0, len(values), CHUNK):
                     stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent).where(
-                        *_tree_is(class_rows, tree), class_rows.c.rep.in_(values[i : i + CHUNK])
+                        *tree_is(class_rows, tree), class_rows.c.rep.in_(values[i : i + CHUNK])
                     )
                     rows += [tuple(r) for r in conn.execute(stmt)]
         except (exc.DatabaseError, sqlite3.DatabaseError) as e:  # a table dropped or broken
@@ -714,7 +715,7 @@ class Store:
         if pq is not None:
             return pq.load(tree, depth)
         stmt = sa.select(class_rows.c.rep, class_rows.c.depth, class_rows.c.parent, class_rows.c.orbit_size).where(
-            *_tree_is(class_rows, tree)
+            *tree_is(class_rows, tree)
         )
         if depth is not None:
             stmt = stmt.where(class_rows.c.depth == depth)
@@ -743,7 +744,7 @@ class Store:
             reps, _, _, orbits = pq.load(tree, depth)
             return reps, orbits
         stmt = sa.select(class_rows.c.rep, class_rows.c.orbit_size).where(
-            *_tree_is(class_rows, tree), class_rows.c.depth == depth
+            *tree_is(class_rows, tree), class_rows.c.depth == depth
         )
         return self._keys_with(stmt, layout, chunk, np.int64)  # in key order on any backend: a seed repeats
 
@@ -754,7 +755,7 @@ class Store:
         pq = self.parquet(tree)
         if pq is not None:
             return pq.keys_and_depths(tree)
-        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*_tree_is(class_rows, tree))
+        stmt = sa.select(class_rows.c.rep, class_rows.c.depth).where(*tree_is(class_rows, tree))
         return self._keys_with(stmt, layout, chunk, np.int8)
 
     def _keys_with(self, stmt, layout, chunk: int, dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -816,19 +817,6 @@ def _sqlite_file(path) -> bool:
     if ok:
         _ACCEPTED.add((st.st_dev, st.st_ino))
     return ok
-
-
-def _tree_is(table, tree: TreeKey):
-    """The conditions that pick ``tree``'s rows of ``table``."""
-    if "puzzle_id" in table.c:  # class_rows: the puzzle by its number
-        which = table.c.puzzle_id == (
-            0
-            if tree.puzzle == WRAPSLIDE
-            else sa.select(puzzles.c.id).where(puzzles.c.name == tree.puzzle).scalar_subquery()
-        )
-    else:
-        which = table.c.puzzle == tree.puzzle
-    return which, table.c.n == tree.n, table.c.c == tree.c, table.c.root == tree.root
 
 
 def _registered_id(conn, puzzle: str) -> int:

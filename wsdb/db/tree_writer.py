@@ -139,7 +139,6 @@ class TreeWriter:
         and asked deeper): the row is 'building' by this process, and on
         PostgreSQL its tree table's key goes until :meth:`finish`."""
         row = self.row = dict(self.stored_row(), status="building", builder=this_builder(), max_depth=max_depth)
-        row.pop("lease", None)  # the lease is this writer's (self.lease), not a column
         self.earlier = row["seconds"]
         self.store.grow_tree(
             self.tree, dict(status="building", builder=row["builder"], max_depth=max_depth), self.lease
@@ -151,7 +150,6 @@ class TreeWriter:
         driver's resume: its levels follow the manifest, and each one it
         records marks the row as building again)."""
         row = self.row = dict(self.stored_row())
-        row.pop("lease", None)
         self.earlier = row["seconds"]
 
     # ---- levels -------------------------------------------------------------
@@ -256,10 +254,11 @@ class TreeWriter:
         return self.row
 
     def stored_row(self) -> dict:
-        """The stored row taken up again; an error where there is none."""
+        """The stored row taken up again, its columns only (the lease the
+        store read with it is this writer's now); an error where there is none."""
         if self.stored is None:
             raise RuntimeError("no stored build to take up: begin() a new one")
-        return self.stored
+        return {k: v for k, v in self.stored.items() if k != "lease"}
 
     def wait(self) -> None:
         """Wait for the level being written; re-raise its error, if any."""
@@ -276,8 +275,12 @@ class TreeWriter:
     def _let_go(self, released: bool = False) -> None:
         """Give the lease up (``released``: finish() dropped it already)."""
         lease, self.lease = self.lease, None
-        if lease is not None:
-            lease.stop() if released else lease.release()
+        if lease is None:
+            return
+        if released:
+            lease.stop()
+        else:
+            lease.release()
 
     def __exit__(self, kind, value, tb) -> Literal[False]:
         try:
