@@ -8,7 +8,9 @@ colours (the grids that hold every kind), in batches the searches use:
 beam children scored, states canonicalised, classes probed in a tree,
 classes expanded by meet in the middle, children deduplicated, thesis
 children (whole iterations of the thesis' search), IDA* nodes,
-transpositions read. A beam
+transpositions read, learned estimates (on 8x8, networks of 256 and 128
+and of 64 and 32 units with random weights: the fixed part of an estimate
+and its cost per thousand multiply-adds). A beam
 child is the node: the mean of its seconds over the two grids sets
 NODES_PER_SECOND, and every other kind's cost is its mean seconds in
 beam children. Then a few random states per grid and method are solved,
@@ -33,11 +35,16 @@ from pathlib import Path
 import numpy as np
 
 from wsdb.db.store import Store
+from wsdb.errors import NotBuiltError
 from wsdb.engine.keys import sortable
 from wsdb.puzzle import format_states, random_states, wrapslide
 from wsdb.solver.guide import guide_for
-from wsdb.solver.kernels import bounded_dfs, score_children
+from wsdb.solver.beam import _learned_scores
+from wsdb.solver.kernels import allowed_children, bounded_dfs, score_children
+from wsdb.solver.learned import Learned, with_value
+from wsdb.solver.value_net import ValueNet
 from wsdb.solver.settings import DEFAULT_EFFORT, NODE_COSTS, NODES_PER_SECOND, VISIT_SLOTS
+
 from wsdb.solver.solve import iter_solve
 from wsdb.solver import effort
 from wsdb.solver.thesis import thesis_search
@@ -45,6 +52,7 @@ from wsdb.solver.visit_kernels import visit_tables
 from wsdb.solver.transpositions import best_transposition, transpositions
 from wsdb.solver.exchange import nearest_goal
 
+ESTIMATE_HIDDEN = ((256, 128), (64, 32))  # learned networks timed: 49,280 and 6,176 multiply-adds on 8x8
 #: (n, c, method, effort in millions or None for the default)
 JOBS = [
     (6, 3, "auto", None),
@@ -55,6 +63,7 @@ JOBS = [
     (8, 2, "auto", None),
     (8, 3, "auto", None),
     (8, 4, "auto", None),
+    (8, 4, "learned", None),  # where the database has a learned guide (`wsdb learn --n 8 --c 4`)
 ]
 SEED = 77
 GRIDS = [(6, 3), (6, 4), (8, 2), (8, 4)]
@@ -103,6 +112,22 @@ def kinds_on(store, n: int, c: int) -> dict[str, float]:
             return bounded_dfs(cells[0], st, 30, 2_000_000, path, *(a[0] for a in visit_tables(1, VISIT_SLOTS)))
 
         out["dfs"] = timed(dfs, dfs()[1])
+    if n == 8:  # a learned estimate, by two networks (random weights): its fixed part and a thousand MACs
+        small = beam[:2000]
+        hmax, _ = allowed_children(np.full(len(small), st.blocked.shape[0] - 1, np.int64), st)
+        took = {}
+        for hidden in ESTIMATE_HIDDEN:
+            net = ValueNet.initial(puzzle.ncells, c, hidden, np.random.default_rng(SEED))
+            scored = with_value(guide, Learned(net, {}, Path("calibration")))
+
+            def estimates():
+                key = np.full(hmax.shape[0], -1, np.int64)
+                _learned_scores(scored, small, hmax, key)
+
+            took[net.macs] = timed(estimates, int((hmax >= 0).sum()))
+        (lo, t_lo), (hi, t_hi) = sorted(took.items())
+        out["estimate_kmac"] = (t_hi - t_lo) / (hi - lo) * 1000
+        out["estimate"] = t_lo - out["estimate_kmac"] * lo / 1000
     table = transpositions(guide, store) if c == 4 else None  # derived by the four-colour solves
     if table is not None:
         x = cells[0]
@@ -156,7 +181,10 @@ def main() -> None:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for n, c, method, amount in JOBS:
-        rows = sample(args.db, n, c, method, amount, args.states)
+        try:
+            rows = sample(args.db, n, c, method, amount, args.states)
+        except NotBuiltError:  # no learned guide
+            continue
         secs = [s for _, s in rows]
         used = [u for u, _ in rows]
         ratio = sum(used) / NODES_PER_SECOND / sum(secs)

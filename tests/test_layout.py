@@ -125,6 +125,7 @@ def test_stats_reads_tables_and_never_the_solver():
                 "wsdb.solver.kernels",
                 "wsdb.solver.pair_kernels",
                 "wsdb.solver.visit_kernels",
+                "wsdb.solver.value_kernels",
                 "wsdb.engine.compiling",
                 "wsdb.bounds.lifting_kernels",
             },

@@ -24,7 +24,7 @@ DB_HELP = (
 )
 # the solver's methods, spelled out, not wsdb.solver.solve.METHODS: importing the solver
 # here would load SQLAlchemy for every command (tests/test_cli.py checks that the two agree)
-METHODS = ("auto", "beam", "thesis", "optimal", "meet", "phases")
+METHODS = ("auto", "beam", "thesis", "optimal", "meet", "phases", "learned")
 
 
 def db_option(f):
@@ -805,7 +805,16 @@ def lookup(state, puzzle, goal, m, db, as_json):
     "its coarser grid with its own tree (needs those trees built). beam: wsdb's "
     "search guided by gather distances. thesis: the thesis' heuristic (chapter 4). "
     "optimal: IDA*, handing over to a partial tree where there is one; proves "
-    "optimality (6x6 three colours in seconds to a minute; four colours rarely finish).",
+    "optimality (6x6 three colours in seconds to a minute; four colours rarely finish). "
+    "learned: a beam over the whole state guided by a learned estimate of its distance "
+    "(train one first: `wsdb learn`).",
+)
+@click.option(
+    "--guide",
+    default="default",
+    show_default=True,
+    metavar="NAME",
+    help="learned: which guide (`wsdb learn --name`).",
 )
 @effort_options
 @click.option(
@@ -817,7 +826,7 @@ def lookup(state, puzzle, goal, m, db, as_json):
 @db_option
 @json_option
 @clean_errors
-def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet, db, as_json):
+def solve(state, method, guide, effort, time_limit, length_only, puzzle, goal, m, quiet, db, as_json):
     """A short (often optimal) move sequence solving STATE, with a proven
     lower bound on the optimal length.
 
@@ -848,6 +857,7 @@ def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet
         puzzle=puzzle,
         goal=goal,
         effort=effort,
+        guide=guide,
     )  # checks everything before anything runs
     for sol in solutions:
         if as_json:
@@ -869,6 +879,99 @@ def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet
             click.echo(f"  note: {sol.note}", err=True)
 
 
+@main.command()
+@board_options
+@click.option(
+    "--name",
+    default="default",
+    show_default=True,
+    help="The guide's name: several may be kept per grid (`wsdb solve --method learned --guide NAME`).",
+)
+@click.option(
+    "--hidden",
+    default="128,64",
+    show_default=True,
+    metavar="H1,H2",
+    help="Units of the network's two hidden layers: wider estimates better but costs more per estimate, "
+    "so a beam of the same effort is narrower (8x8 four colours: 128,64 answers shorter than 256,128).",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="Rounds of training (after each the run is kept, and value iteration's target refreshed).",
+)
+@click.option(
+    "--targets",
+    type=click.Choice(["walks", "iteration"]),
+    default="walks",
+    show_default=True,
+    help="walks: a state's target is its walk's length. iteration: approximate value iteration "
+    "(one more than its children's least estimate). Either way the tree's depths where it holds the state.",
+)
+@click.option("--steps", type=click.IntRange(1), default=20, show_default=True, help="Optimiser steps a round.")
+@click.option("--batch", type=click.IntRange(1), default=1000, show_default=True, help="States a step.")
+@click.option(
+    "--longest",
+    type=click.IntRange(1),
+    default=None,
+    help="The longest random walk from solved (default: 20 on 4x4, 40 on 6x6, 60 on 8x8, else 3 x cells).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="The run's seed: the same seed, recipe and tree give the same weights.",
+)
+@click.option("--fresh", is_flag=True, help="Start over instead of going on from the rounds kept.")
+@quiet_option
+@db_option
+@json_option
+@clean_errors
+def learn(n, m, c, puzzle, goal, name, hidden, rounds, targets, steps, batch, longest, seed, fresh, quiet, db, as_json):
+    """Train a learned guide: a small value network estimating a state's
+    whole distance to solved, for `wsdb solve --method learned`.
+
+    Approximate value iteration on states reached by random walks from
+    solved (DeepCubeA's recipe), with the stored tree's depths as exact
+    targets where it holds a state and its height as a lower bound where
+    it does not, so build the grid's tree first. The weights are kept
+    beside the database (DB.learned/), with their provenance, after every
+    round: the same command goes on from there, and ends on the same
+    weights as an unbroken run.
+
+    \b
+      wsdb build --n 4 --c 4 && wsdb learn --n 4 --c 4 --rounds 20    # seconds
+      wsdb learn --n 8 --c 4 --rounds 150                              # minutes (docs/solver.md)
+    """
+    from .db.store import Store
+    from .solver.learning import learn as learn_guide
+    from .solver.settings import LEARN_LONGEST
+    from .solver.training import Recipe
+
+    board = _board(puzzle, n, m, c, goal)
+    try:
+        sizes = tuple(int(x) for x in hidden.split(","))
+    except ValueError:
+        sizes = ()
+    if len(sizes) != 2 or min(sizes) < 1:
+        raise InputError(f"--hidden {hidden!r}: expected two positive unit counts, as 256,128")
+    walk = longest if longest is not None else LEARN_LONGEST.get(board.n if board.roots else 0, 3 * board.ncells)
+    recipe = Recipe(hidden=sizes, rounds=rounds, steps=steps, batch=batch, longest=walk, seed=seed, targets=targets)
+    store = Store.open(db, create=True)
+    lesson = learn_guide(board, store, recipe, name, fresh)
+    if as_json:
+        click.echo(json.dumps(lesson.to_dict()))
+        return
+    a = lesson.about
+    click.echo(
+        f"{a['label']} guide {name}: {a['rounds_done']} rounds, loss {a['losses'][-1]:.3f}, "
+        f"{a['seconds']:.1f} s in all; weights {a['weights_xxh3_128'][:12]} in {lesson.path}"
+    )
+
+
 @main.command("eval")
 @draw_options(100, 1_000_000, "How many random states (those of `wsdb random` with the same --count and --seed).")
 @click.option(
@@ -878,12 +981,15 @@ def solve(state, method, effort, time_limit, length_only, puzzle, goal, m, quiet
     show_default=True,
     help="The solver method to measure (see `wsdb solve --help`).",
 )
+@click.option(
+    "--guide", default="default", show_default=True, metavar="NAME", help="learned: which guide (`wsdb learn --name`)."
+)
 @effort_options
 @quiet_option
 @db_option
 @json_option
 @clean_errors
-def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
+def eval_cmd(n, c, count, seed, method, guide, effort, time_limit, quiet, db, as_json):
     """Solve random states with one method and store every answer in the
     database: a `solve_runs` row (method, settings with the effort, seed,
     wsdb version, machine, date) and one `solves` row per state (length, lower bound,
@@ -903,7 +1009,7 @@ def eval_cmd(n, c, count, seed, method, effort, time_limit, quiet, db, as_json):
 
     check_grid(n, c)
     seed = _seed_or_fresh(seed)
-    evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort)  # checks, then loads the tables
+    evaluation = Evaluation(n, c, count, seed, method, time_limit, db, effort, guide)  # checks, then loads the tables
     lengths = []
     with click.progressbar(
         length=count,

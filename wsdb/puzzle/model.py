@@ -131,6 +131,12 @@ class Puzzle:
         """True when the state is one of the solved states."""
         return bool((self.solved == np.asarray(cells).reshape(-1)).all(axis=1).any())
 
+    def solved_rows(self, states: np.ndarray) -> np.ndarray:
+        """Whether each row of ``states`` (count, N) is a solved state."""
+        row = np.dtype((np.void, self.ncells))
+        cells = np.ascontiguousarray(states, dtype=np.uint8).view(row).ravel()
+        return np.isin(cells, np.ascontiguousarray(self.solved, dtype=np.uint8).view(row).ravel())
+
     def single_root(self) -> np.ndarray:
         """The thesis' one root: colours in quadrants TL, TR, BL, BR with the
         double colour (c=3) side by side on the bottom row."""

@@ -23,7 +23,7 @@ import numpy as np
 from . import effort
 from .guide import Found, Guide
 from .kernels import allowed_children, make_children, pick_children, score_children
-from .settings import HANDOVER_STATES
+from .settings import ESTIMATE_STEPS, HANDOVER_STATES
 
 
 def beam_search(
@@ -82,7 +82,8 @@ def beam_ways(
     found_at = 0
     nm = len(st.moves)
     best_key, best_at = None, 0
-    bounded = guide.has_table or guide.gathers is not None  # hmax is then a proven lower bound
+    # hmax is then a proven lower bound
+    bounded = guide.value is None and (guide.has_table or guide.gathers is not None)
     waypoints = [(x.copy(), list(pre)) for x, pre in zip(starts, prefixes)]
     handover = HANDOVER_STATES.get((guide.n, guide.c), width)
 
@@ -104,7 +105,10 @@ def beam_ways(
             break
         # children that cannot beat the best answer are left out (key -1)
         cut = best.length - before - level if best is not None else np.iinfo(np.int64).max
-        if guide.gathers is not None:  # the gather distances score the children
+        if guide.value is not None:  # the learned estimate scores the children
+            hmax, key = allowed_children(last, st)
+            _learned_scores(guide, beam, hmax, key)
+        elif guide.gathers is not None:  # the gather distances score the children
             hmax, key = allowed_children(last, st)
             _gather_scores(guide, beam, hmax, key, cut)
         else:
@@ -160,3 +164,17 @@ def _gather_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.nda
     rows = np.flatnonzero(hmax >= 0)
     hmax[rows], hsum = guide.child_gather_distances(beam, rows)
     key[rows] = np.where(hmax[rows] < cut, hsum * 64 + hmax[rows], -1)  # as kernels.child_key
+
+
+def _learned_scores(guide: Guide, beam: np.ndarray, hmax: np.ndarray, key: np.ndarray) -> None:
+    """Score the children the pruning allows (hmax 0; in place) by the
+    learned estimate, in steps of 1/``ESTIMATE_STEPS`` of a move (the keys
+    the beam's counting sort orders); a solved child scores 0."""
+    assert guide.value is not None, "a learned beam has a network"
+    rows = np.flatnonzero(hmax >= 0)
+    kids = make_children(beam, guide.tables.moves, rows)
+    effort.charge("estimate", len(rows))
+    effort.charge("estimate_kmac", len(rows), guide.value.macs / 1000)
+    v = guide.value.values(kids)
+    steps = np.rint(np.clip(v, 0.0, 1000.0) * ESTIMATE_STEPS).astype(np.int64)
+    key[rows] = np.where(guide.puzzle.solved_rows(kids), 0, 1 + steps)

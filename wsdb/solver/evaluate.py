@@ -21,10 +21,19 @@ from typing import Callable
 from ..db.location import resolve
 from ..db.status import this_builder
 from ..db.store import Store
-from ..errors import InputError
+from ..errors import NotBuiltError, InputError
 from ..puzzle import check_grid, format_states, random_states, wrapslide
 from .results import Solution
-from .settings import BEAM_WIDTH, DEFAULT_WIDTH, MEET_CHILDREN, NODE_COSTS
+from .learned import DEFAULT_GUIDE, read_learned
+from .settings import (
+    BEAM_WIDTH,
+    DEFAULT_LEARNED_WIDTH,
+    DEFAULT_WIDTH,
+    LEARNED_AUTO,
+    LEARNED_WIDTH,
+    MEET_CHILDREN,
+    NODE_COSTS,
+)
 from .solve import budget_nodes, check_request, iter_solve
 from ..version import current as current_version
 
@@ -74,14 +83,15 @@ def evaluate(
     db=None,
     on_solved: Callable[[Solution], None] | None = None,
     effort: float | None = None,
+    guide: str = DEFAULT_GUIDE,
 ) -> Run:
     """Solve ``count`` random states of the (n, c) grid drawn with ``seed``
     by ``method`` and store a run row and one row per state in ``db`` (the
     default database is made if missing; one named must exist). ``on_solved`` sees each solution (a progress bar). On
     KeyboardInterrupt the run is marked 'interrupted', its finished rows
     stay, and the interrupt goes on up. ``effort`` (millions of nodes a
-    state) and ``time_limit`` (a cap in seconds) are as for :func:`.solve.solve`."""
-    return Evaluation(n, c, count, seed, method, time_limit, db, effort).run(on_solved)
+    state), ``time_limit`` (a cap in seconds) and ``guide`` (learned) are as for :func:`.solve.solve`."""
+    return Evaluation(n, c, count, seed, method, time_limit, db, effort, guide).run(on_solved)
 
 
 class Evaluation:
@@ -98,6 +108,7 @@ class Evaluation:
         time_limit: float | None = None,
         db=None,
         effort: float | None = None,
+        guide: str = DEFAULT_GUIDE,
     ):
         check_grid(n, c)
         check_request(method, time_limit, effort)
@@ -106,24 +117,49 @@ class Evaluation:
         if seed < 0:
             raise InputError(f"seed {seed}: expected a non-negative integer")
         self.limit, self.effort = time_limit, budget_nodes(effort) / 1e6
-        self.n, self.c, self.count, self.seed, self.method = n, c, count, seed, method
+        self.n, self.c, self.count, self.seed, self.method, self.guide = n, c, count, seed, method, guide
         # a database named by the user must exist (as for `wsdb solve`); the default one is made
         self.store = Store.open(db, create=not resolve(db).explicit, write=True)
         # tables load (and kernels compile) now, before the clock of the first state starts
-        next(iter_solve([format_states(wrapslide(n, c).solved[:1], n)[0]], method=method, store=self.store))
+        next(
+            iter_solve([format_states(wrapslide(n, c).solved[:1], n)[0]], method=method, store=self.store, guide=guide)
+        )
+
+    def params(self) -> dict:
+        """:func:`method_params`, and the learned guide where the answers
+        depend on it (``learned``, and ``auto`` on ``LEARNED_AUTO`` grids
+        with a guide kept): its file, recipe, rounds and weights' hash."""
+        params = method_params(self.n, self.c, self.method, self.limit, self.effort)
+        auto = self.method == "auto" and (self.n, self.c) in LEARNED_AUTO
+        if self.method == "learned" or auto:
+            try:
+                learned = read_learned(self.store, wrapslide(self.n, self.c), self.guide)
+            except NotBuiltError:  # auto without a guide: the phases
+                return params
+            about = learned.about
+            params["guide"] = {
+                "file": learned.path.name,
+                **{k: about.get(k) for k in ("recipe", "rounds_done", "seconds", "weights_xxh3_128", "wsdb_version")},
+            }
+        return params
 
     def run(self, on_solved: Callable[[Solution], None] | None = None) -> Run:
         """Solve the draw, storing each answer as it comes."""
         n, c, method, store = self.n, self.c, self.method, self.store
         solutions = iter_solve(
-            draw(n, c, self.count, self.seed), method=method, time_limit=self.limit, store=store, effort=self.effort
+            draw(n, c, self.count, self.seed),
+            method=method,
+            time_limit=self.limit,
+            store=store,
+            effort=self.effort,
+            guide=self.guide,
         )
         run_id = store.start_run(
             {
                 "n": n,
                 "c": c,
                 "method": method,
-                "params": json.dumps(method_params(n, c, method, self.limit, self.effort)),
+                "params": json.dumps(self.params()),
                 "seed": self.seed,
                 "count": self.count,
                 "version": current_version(),
@@ -167,6 +203,8 @@ def method_params(n: int, c: int, method: str, time_limit: float | None, effort:
     params = {"effort": effort, "node_costs": NODE_COSTS, "time_limit": time_limit}
     if method in ("auto", "beam", "meet", "optimal", "phases"):
         params["beam_width"] = BEAM_WIDTH.get((n, c), DEFAULT_WIDTH)
+    if method == "learned":
+        params["learned_width"] = LEARNED_WIDTH.get((n, c), DEFAULT_LEARNED_WIDTH)
     if method in ("auto", "meet"):
         params["meet_children"] = MEET_CHILDREN.get((n, c), MEET_CHILDREN[0])
     return params

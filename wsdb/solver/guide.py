@@ -16,6 +16,7 @@ from .visit_kernels import visit_tables
 from .pair_kernels import PairStack, pair_distance, pair_stack, pair_start
 from .pairs import pair_fields, pair_words
 from .tables import Endgame, binomials_for, endgame, gather_colours, gather_table
+from .value_net import ValueNet
 from .settings import GATHER_TREES, IDA_SPLIT, ZOBRIST_SEED
 
 
@@ -31,6 +32,8 @@ class Guide:
     tables: SearchTables
     endgame: Endgame | None
     gathers: Endgame | None = None
+    #: a learned estimate of the whole distance (:mod:`.learned`); where set, it scores the beam's children
+    value: ValueNet | None = None
 
     @property
     def n(self) -> int:

@@ -15,6 +15,7 @@ from . import effort, exchange
 from .beam import beam_search
 from .guide import Found
 from .ida import ida_star, ida_to_tree
+from .learned import by_learned
 from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
@@ -54,7 +55,8 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     """Meet in the middle with the partial tree (:mod:`.meet`): exact when
     the forward search meets the tree; otherwise a proven bound, and the
     beam (or, with ``phases`` where they serve, the phases), with the budget
-    left, for a sequence. Meet in the middle gets ``share`` of the budget."""
+    left, for a sequence; where auto reads a learned guide (``LEARNED_AUTO``),
+    the learned beam instead. Meet in the middle gets ``share`` of the budget."""
     eg = p.guide.endgame
     if eg is None or eg.complete:
         return by_beam(p, lower)
@@ -65,6 +67,10 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     lower = max(lower, bound)
     if found is not None:
         return Attempt(found, "meet in the middle", lower)
+    if phases and p.guide.value is not None:  # auto where a learned guide is kept (LEARNED_AUTO)
+        attempt = by_learned(p, lower)
+        attempt.method = "learned (after meet in the middle)"
+        return attempt
     if phases and p.coarse is not None and p.puzzle.n >= PHASES_FROM:
         attempt = by_phases(p, lower)
         attempt.method = "phases (after meet in the middle)"
@@ -225,9 +231,10 @@ SEARCHES: dict[str, Callable[[Problem, int], Attempt]] = {
     "optimal": by_optimal,
     "meet": by_meet,
     "phases": by_phases,
+    "learned": by_learned,
 }
 #: a solve's method, as a type (the API checks against it)
-MethodName = Literal["auto", "beam", "thesis", "optimal", "meet", "phases"]
+MethodName = Literal["auto", "beam", "thesis", "optimal", "meet", "phases", "learned"]
 METHODS: tuple[str, ...] = get_args(MethodName)
 assert METHODS == ("auto", *SEARCHES), "MethodName names the searches, in their order"
 

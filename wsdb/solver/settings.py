@@ -18,6 +18,11 @@ NODE_COSTS = {
     "objective": 60.0,  # a thesis child: generated, its objective computed, ranked (numpy, §4.1)
     "dfs": 3.0,  # a node of IDA*'s depth-first search
     "transposition": 300.0,  # a transposition read from the table (a repair step, a price)
+    # a learned estimate: the child made, checked and keyed, then its network's multiply-adds, a
+    # thousand at a time (8x8, 2,000 states' children: 256 and 128 units, 49,280 multiply-adds, 3.35 µs
+    # = 43 children; 128 and 64, 16,448, 1.53 µs = 20; 64 and 32, 6,176, 0.82 µs = 11)
+    "estimate": 7.0,
+    "estimate_kmac": 0.73,
 }
 #: canonical, expand and dedup on one-word keys (8x8 two colours, every 6x6 and 4x4 two-colour
 #: grid) cost this share of the two-word figures above: 0.05-0.10 µs against 0.5-0.7
@@ -101,6 +106,23 @@ ZOBRIST_SEED = 20161  # fixed: searches are reproducible
 #: (the last phase, splitting two colours, 39 -> about 24 moves); on three colours the misfit
 #: count guides better (12 states: 37.0 moves against 40.6)
 GATHER_TREES = {(8, 4)}
+
+# The learned guide, --method learned (learned.py, value_net.py, training.py)
+
+#: grids whose auto answers with the learned beam (after meet in the middle) where the database keeps a
+#: learned guide (else the phases). 12 states (seed 2016), effort 100, guides of 200 rounds: 8x8 four
+#: colours 128 and 64 units 49.58 moves, 256 and 128 53.92, against the phases' 52.50; three colours,
+#: 128 and 64 units, 28.33 against 30.00 (a first beam 3,000 wide: 28.42)
+LEARNED_AUTO = {(8, 3), (8, 4)}
+#: the learned beam's first width per (n, c); wider beams follow while the budget lasts
+LEARNED_WIDTH: dict[tuple[int, int], int] = {}
+DEFAULT_LEARNED_WIDTH = 1000
+LEARNED_STALL = 12  # levels without a better best estimate before a learned beam gives up
+LEARNED_MAX_WIDTH = 100_000  # the widest learned beam (a small grid's first beam costs little: no wider)
+LEARNED_FILL = 0.8  # of the budget left after the first learned beam, for one as wide as it allows
+#: wsdb learn's longest random walk per Wrapslide grid size (about 1.5 times the grid's mean distance)
+LEARN_LONGEST = {4: 20, 6: 40, 8: 60}
+ESTIMATE_STEPS = 16  # a learned estimate is ranked in steps of 1/16 of a move (the beam's integer keys)
 
 # IDA*, --method optimal (ida.py)
 

@@ -13,10 +13,13 @@ Methods (``METHODS``; the searches are the table ``SEARCHES``):
   when the forward search meets the tree, else a proven bound and the beam.
 * ``phases``  three and four colours through coarser colourings, each
   phase solved in its own grid with its own tree (:mod:`.phases`).
+* ``learned`` a beam over the whole state guided by a learned estimate of
+  the whole distance (``wsdb learn``; :mod:`.learned`).
 
 ``auto`` runs ``meet`` on grids with a partial tree, giving it 60% of the
 budget; on 8x8 with three or four colours the phases, not the beam, then
-use the rest. Where ``PROVE_EFFORT`` gives a grid nodes (6x6 three
+use the rest, or, on the grids of ``LEARNED_AUTO`` where the database
+keeps a learned guide (``wsdb learn``), the learned beam. Where ``PROVE_EFFORT`` gives a grid nodes (6x6 three
 colours), IDA* below the answer's length then shortens it or proves it
 optimal (:func:`.methods.prove`).
 
@@ -38,6 +41,7 @@ makes repairs look-ups, and prices the states a finish may start from.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from typing import Iterator
@@ -45,15 +49,16 @@ from typing import Iterator
 import numpy as np
 
 from ..db.store import Store
-from ..errors import WsdbError, InputError
+from ..errors import InputError, NotBuiltError, WsdbError
 from ..puzzle import format_state, parse_states, wrapslide
 from ..puzzle.catalog import grouped_states, kind
 from ..puzzle.tree_key import TreeKey
 from .effort import metered
 from .guide import Found, Guide, guide_for, tail
+from .learned import DEFAULT_GUIDE, read_learned, with_value
 from .methods import METHODS, SEARCHES, by_meet, complete, prove
 from .results import Attempt, Problem, Solution
-from .settings import DEFAULT_EFFORT, DERIVED, MAX_SOLVE_N, MEET_SHARE, PHASES_FROM, RESERVE
+from .settings import DEFAULT_EFFORT, DERIVED, LEARNED_AUTO, MAX_SOLVE_N, MEET_SHARE, PHASES_FROM, RESERVE
 from .stored import solve_puzzle_states
 from .tables import underived
 from .transpositions import transpositions
@@ -69,13 +74,15 @@ def solve(
     puzzle: str = "wrapslide",
     goal: str | None = None,
     effort: float | None = None,
+    guide: str = DEFAULT_GUIDE,
 ) -> Solution:
     """Solve one state (any accepted text form); see the module docstring.
     ``effort``: millions of nodes (None: the default, about 10 s of an
     idle 2-core machine); ``time_limit``: seconds, an optional cap.
     Another puzzle's state (``puzzle``, its tree grown from ``goal``) is
-    solved with its stored tree (:mod:`.stored`)."""
-    return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal, effort)[0]
+    solved with its stored tree (:mod:`.stored`). ``guide`` names the
+    learned guide ``--method learned`` reads (``wsdb learn --name``)."""
+    return solve_many([state], db, method, time_limit, length_only, store, puzzle, goal, effort, guide)[0]
 
 
 def solve_many(
@@ -88,9 +95,10 @@ def solve_many(
     puzzle: str = "wrapslide",
     goal: str | None = None,
     effort: float | None = None,
+    guide: str = DEFAULT_GUIDE,
 ) -> list[Solution]:
     """Solve several states; all are parsed before any work starts."""
-    return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal, effort))
+    return list(iter_solve(states, db, method, time_limit, length_only, store, puzzle, goal, effort, guide))
 
 
 def iter_solve(
@@ -103,6 +111,7 @@ def iter_solve(
     puzzle: str = "wrapslide",
     goal: str | None = None,
     effort: float | None = None,
+    guide: str = DEFAULT_GUIDE,
 ) -> Iterator[Solution]:
     """:func:`solve_many`, yielding each answer as soon as it is found.
     Arguments, states and the database are checked at the call, before
@@ -128,7 +137,17 @@ def iter_solve(
                 "larger grids whose tree is built"
             )
     store = store if store is not None else Store.open_if_present(db)
-    return _solutions(parsed, store, method, time_limit, length_only, budget)
+    learned = {}  # every grid's guide is read before any work starts
+    for puzzle_, _ in parsed:
+        size = (puzzle_.n, puzzle_.c)
+        if size in learned:
+            continue
+        if method == "learned":
+            learned[size] = read_learned(store, puzzle_, guide)
+        elif method == "auto" and size in LEARNED_AUTO and store is not None:
+            with contextlib.suppress(NotBuiltError):  # none kept: the phases
+                learned[size] = read_learned(store, puzzle_, guide)
+    return _solutions(parsed, store, method, time_limit, length_only, budget, learned)
 
 
 def derivation_minutes(db, n: int, c: int | None = None) -> float:
@@ -200,13 +219,16 @@ def budget_nodes(effort: float | None) -> float:
     return DEFAULT_EFFORT if effort is None else effort * 1e6
 
 
-def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterator[Solution]:
+def _solutions(parsed, store, method, time_limit, length_only, budget, learned) -> Iterator[Solution]:
     guides: dict[tuple[int, int], Guide] = {}
 
     def guide(n: int, c: int) -> Guide:  # tables load once per grid, not per state
         if (n, c) not in guides:
             guides[n, c] = guide_for(wrapslide(n, c), store, pairs=method == "optimal")
         return guides[n, c]
+
+    def own_guide(n: int, c: int) -> Guide:  # the state's own grid: a learned guide scores its beams
+        return with_value(guide(n, c), learned[n, c]) if (n, c) in learned else guide(n, c)
 
     phased: dict[tuple[int, int], bool] = {}
     unbuilt: dict[tuple[int, int], str | None] = {}
@@ -222,7 +244,7 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
             if phased[n, c] and (method == "phases" or (method == "auto" and n >= PHASES_FROM)):
                 for k in range(2, c):  # load before any time limit starts
                     guide(n, k)
-        own = guide(n, c)
+        own = own_guide(n, c)
         if (n, c) not in tables:  # once per grid (and once per database: it is cached)
             tables[n, c] = transpositions(own, store) if store is not None and method != "optimal" else None
         # the cap is for searching: a first use may spend long deriving tables and compiling
@@ -231,6 +253,8 @@ def _solutions(parsed, store, method, time_limit, length_only, budget) -> Iterat
         with metered(cap) as meter:  # the budget counts from 0 for each state
             problem = Problem(puzzle, cells, store, own, budget, started, coarse, tables[n, c])
             solution = dataclasses.replace(_solve(problem, method, length_only, unbuilt[n, c]), **meter.tally())
+        if (n, c) in learned:
+            solution.note = "; ".join(filter(None, [f"guided by {learned[n, c].short}", solution.note]))
         if solution.capped:
             solution.note = "; ".join(
                 filter(
