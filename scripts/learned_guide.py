@@ -8,25 +8,22 @@ Two tables:
   random walks (seed 1) whose class the stored tree holds (exact depths;
   rank correlation and mean error), and the first states of `wsdb random
   --seed 2016`, whose distances nobody has, against the lengths the
-  default method found for them (upper bounds: a rank correlation only);
+  phases found for them (upper bounds: a rank correlation only);
 * stored solver runs (`wsdb eval`, the same states) by `--method learned`
   at each `--effort`, and by `auto` at the default effort twice: with the
-  guide (meet in the middle, then the learned beam) and without it (meet
-  in the middle, then the phases), the latter through ``--phases-db``, a
-  second name (a hard link) of the same database file, beside which no
-  guide is kept, one whole process a run. ``--reuse`` reads a run already stored with the same
+  guide (meet in the middle, then the learned beam) and without one
+  (`--guide none`, a name no guide has: meet in the middle, then the
+  phases), one whole process a run. ``--reuse`` reads a run already stored with the same
   grid, count, seed, effort, wsdb version and (for learned) the same weights.
 
-    ln /tmp/ev/w.sqlite /tmp/ev/phases.sqlite && ln -s w.sqlite.cache /tmp/ev/phases.sqlite.cache
-    python scripts/learned_guide.py --db /tmp/ev/w.sqlite --phases-db /tmp/ev/phases.sqlite --n 8 --c 4 \
-        --count 12 --guide default --guide wide --write
+    python scripts/learned_guide.py --db /tmp/ev/w.sqlite --n 8 --c 4 --count 12 --guide default \
+        --guide wide --write
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_build import wsdb_cmd  # noqa: E402
 
 SEED = 2016
+NO_GUIDE = "none"  # a guide name no guide has: auto then takes the phases
 
 
 def rank_correlation(a, b) -> float:
@@ -73,12 +71,12 @@ def stored_run(db: str, n: int, c: int, count: int, method: str, effort: float, 
     return None if mine.empty else mine.iloc[-1]
 
 
-def run(db, n, c, count, method, effort, weights, reuse, guide="default", through=None):
-    """The run's summary row; ``through``: the name of ``db`` the run is made by (the phases' run)."""
+def run(db, n, c, count, method, effort, weights, reuse, guide="default"):
+    """The run's summary row (``guide``: the guide learned and auto read)."""
     found = stored_run(db, n, c, count, method, effort, weights) if reuse else None
     if found is None:
         cmd = [*wsdb_cmd(), "eval", "--n", str(n), "--c", str(c), "--count", str(count), "--seed", str(SEED)]
-        cmd += ["--method", method, "--effort", f"{effort:g}", "--db", through or db, "-q"]
+        cmd += ["--method", method, "--effort", f"{effort:g}", "--db", db, "--guide", guide, "-q"]
         cmd += ["--guide", guide] if method == "learned" else []
         print(" ".join(cmd), flush=True)
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -98,19 +96,13 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--effort", type=float, action="append", help="learned's efforts (default 100)")
     ap.add_argument("--guide", action="append", help="the guides compared (`wsdb learn --name`; default: default)")
-    ap.add_argument("--phases-db", required=True, help="another name (hard link) of --db, with no guide beside it")
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--write", action="store_true", help="print the tables into docs/solver.md")
     args = ap.parse_args()
     n, c = args.n, args.c
     puzzle = wsdb.wrapslide(n, c)
     store = Store.open(args.db)
-    if (
-        os.path.samefile(args.db, args.phases_db) is False
-        or Path(args.phases_db).with_name(Path(args.phases_db).name + ".learned").exists()
-    ):
-        raise SystemExit("--phases-db must be another name of --db with no learned guide beside it")
-    auto = run(args.db, n, c, args.count, "auto", 100.0, "", args.reuse, through=args.phases_db)
+    auto = run(args.db, n, c, args.count, "auto", 100.0, "", args.reuse, guide=NO_GUIDE)
     found = lengths(args.db, int(auto.run_id))
     states = draw(n, c, args.count, SEED)
     cells = np.stack([wsdb.parse_state(s)[1] for s in states])

@@ -814,7 +814,8 @@ def lookup(state, puzzle, goal, m, db, as_json):
     default="default",
     show_default=True,
     metavar="NAME",
-    help="learned: which guide (`wsdb learn --name`).",
+    help="The learned guide that learned (and auto, on 8x8 three and four colours, where it is kept) "
+    "reads (`wsdb learn --name`); a name no guide has makes auto take the phases.",
 )
 @effort_options
 @click.option(
@@ -982,7 +983,11 @@ def learn(n, m, c, puzzle, goal, name, hidden, rounds, targets, steps, batch, lo
     help="The solver method to measure (see `wsdb solve --help`).",
 )
 @click.option(
-    "--guide", default="default", show_default=True, metavar="NAME", help="learned: which guide (`wsdb learn --name`)."
+    "--guide",
+    default="default",
+    show_default=True,
+    metavar="NAME",
+    help="The guide learned and auto read (`wsdb solve --help`).",
 )
 @effort_options
 @quiet_option
