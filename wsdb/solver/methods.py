@@ -19,9 +19,11 @@ from .learned import by_learned
 from .meet import meet_in_the_middle
 from .phases import last_phase_again, phase_orders, run_phases
 from .repair import repair
+from .tables import gather_colours
 from .results import Attempt, Problem
 from .settings import (
     AGAIN_AT_LEAST,
+    FIRST_PHASE_MEET_CHILDREN,
     AGAIN_FILL,
     AGAIN_NODES,
     AGAIN_SHARE,
@@ -70,6 +72,8 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     if phases and p.guide.value is not None:  # auto where a learned guide is kept (LEARNED_AUTO)
         attempt = by_learned(p, lower)
         attempt.method = "learned (after meet in the middle)"
+        if p.coarse is not None:  # the budget the learned beams leave lifts the bound as the phases did
+            attempt.lower = max(attempt.lower, gather_bound(p, attempt.lower))
         return attempt
     if phases and p.coarse is not None and p.puzzle.n >= PHASES_FROM:
         attempt = by_phases(p, lower)
@@ -81,6 +85,29 @@ def by_meet(p: Problem, lower: int, share: float = 1.0, phases: bool = False) ->
     if p.puzzle.n >= 8 and attempt.found is not None:
         _widen(p, attempt, effort.spent() - began)
     return attempt
+
+
+def gather_bound(p: Problem, lower: int) -> int:
+    """A lower bound from gathering one colour, as the phases' first phase
+    proves it: meet in the middle in the two-colour grid (colours merged,
+    the one gathered against the rest; a colour cannot gather in fewer
+    moves than the whole grid solves in), each colour the tree does not hold
+    (the others give their exact distance), while the budget lasts (``FIRST_PHASE_MEET_CHILDREN``
+    each). Returns ``lower`` or more."""
+    assert p.coarse is not None, "the two-colour grid's tree is kept"
+    two = p.coarse(2)
+    if two.endgame is None or two.endgame.complete:
+        return lower
+    singles = gather_colours(p.puzzle.counts, (p.puzzle.n // 2) ** 2)
+    starts = [(p.cells != col).astype(np.uint8) for col in singles]
+    near = [int(d) for d in two.tree.depth(np.stack(starts))]
+    lower = max([lower, *near])  # a colour the tree holds: its exact gather distance
+    for start in [x for d, x in zip(near, starts) if d < 0]:  # beyond the tree: meet in the middle
+        if effort.past(p.deadline):
+            break
+        found, bound, _ = meet_in_the_middle(two, start, p.deadline, FIRST_PHASE_MEET_CHILDREN[p.puzzle.c])
+        lower = max(lower, found.length if found is not None else bound)
+    return lower
 
 
 def prove(p: Problem, attempt: Attempt) -> None:

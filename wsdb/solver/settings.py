@@ -119,7 +119,8 @@ LEARNED_WIDTH: dict[tuple[int, int], int] = {}
 DEFAULT_LEARNED_WIDTH = 1000
 LEARNED_STALL = 12  # levels without a better best estimate before a learned beam gives up
 LEARNED_MAX_WIDTH = 100_000  # the widest learned beam (a small grid's first beam costs little: no wider)
-LEARNED_FILL = 0.8  # of the budget left after the first learned beam, for one as wide as it allows
+LEARNED_FILL = 0.8  # of the budget left after the first learned beam, for one as wide as it allows (auto
+# spends the rest on the gather bound, methods.gather_bound)
 #: wsdb learn's longest random walk per Wrapslide grid size (about 1.5 times the grid's mean distance)
 LEARN_LONGEST = {4: 20, 6: 40, 8: 60}
 ESTIMATE_STEPS = 16  # a learned estimate is ranked in steps of 1/16 of a move (the beam's integer keys)
