@@ -111,6 +111,7 @@ QUIET_CALLS = {
     "bounds compute": ["bounds", "compute", "--n", 4, "--c", 3],
     "bounds prove": ["bounds", "prove", "1212/3434/1243/3421"],
     "census": ["census", "--puzzle", "sliding", "--n", 2, "--m", 3],
+    "learn": ["learn", "--n", 4, "--c", 2, "--rounds", 2, "--hidden", "8,4"],
 }
 
 

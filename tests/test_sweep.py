@@ -79,6 +79,7 @@ WITH_DB = {
     "import": ["import", "{levels}", "--force", "-q"],
     "bounds": ["bounds", "compute", "--n", "4", "--c", "2", "-q"],
     "db": ["db", "current"],
+    "learn": ["learn", "--n", "4", "--c", "2", "--rounds", "1", "--hidden", "8,4", "-q"],
 }
 TAKES_N = ["build", "eval", "verify", "stats", "random", "export", "bounds"]
 TAKES_STATE = ["lookup", "solve", "apply"]
