@@ -935,8 +935,8 @@ def learn(n, m, c, puzzle, goal, name, hidden, rounds, targets, steps, batch, lo
     """Train a learned guide: a small value network estimating a state's
     whole distance to solved, for `wsdb solve --method learned`.
 
-    Approximate value iteration on states reached by random walks from
-    solved (DeepCubeA's recipe), with the stored tree's depths as exact
+    Trained on states reached by random walks from solved (their walk's
+    length as target, or --targets iteration), with the stored tree's depths as exact
     targets where it holds a state and its height as a lower bound where
     it does not, so build the grid's tree first. The weights are kept
     beside the database (DB.learned/), with their provenance, after every
@@ -945,7 +945,7 @@ def learn(n, m, c, puzzle, goal, name, hidden, rounds, targets, steps, batch, lo
 
     \b
       wsdb build --n 4 --c 4 && wsdb learn --n 4 --c 4 --rounds 20    # seconds
-      wsdb learn --n 8 --c 4 --rounds 150                              # minutes (docs/solver.md)
+      wsdb learn --n 8 --c 4 --rounds 200                              # minutes (docs/solver.md)
     """
     from .db.store import Store
     from .solver.learning import learn as learn_guide

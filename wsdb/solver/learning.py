@@ -24,7 +24,7 @@ from ..notices import say, step
 from ..puzzle import Puzzle
 from ..puzzle.tree_key import TreeKey
 from ..version import current
-from .learned import DEFAULT_GUIDE, Learned, guide_path
+from .learned import DEFAULT_GUIDE, guide_path
 from .tables import endgame
 from .training import Recipe, Run, train
 from .value_net import ValueNet
@@ -135,6 +135,3 @@ def _resume(puzzle: Puzzle, path, recipe: Recipe, fresh: bool) -> tuple[Run, flo
         list(about["losses"]),
     )
     return run, float(about.get("seconds", 0.0))
-
-
-__all__ = ["learn", "Lesson", "Learned"]

@@ -1,5 +1,7 @@
-"""Training a learned guide (:mod:`.value_net`) by approximate value
-iteration, as DeepCubeA does (Agostinelli et al. 2019, "deep approximate
+"""Training a learned guide (:mod:`.value_net`). By default (``targets=
+"walks"``) a state's target is the length of the walk that reached it,
+CayleyPy's recipe; with ``"iteration"``, approximate value iteration as
+DeepCubeA does (Agostinelli et al. 2019, "deep approximate
 value iteration"): the estimate of a state is pulled toward one more than
 the smallest estimate among its children, read from a frozen copy of the
 network (the *target*) that is refreshed every round. Solved states are
@@ -111,18 +113,20 @@ def targets(
     kv = np.maximum(target.values(kids), 0.0)
     kv[puzzle.solved_rows(kids)] = 0.0
     y = 1.0 + kv.reshape(count, -1).min(axis=1)
-    y = np.minimum(y, bounds.astype(np.float32))
-    y[puzzle.solved_rows(states)] = 0.0
-    if exact is not None:
-        d = exact.depth(states)
-        y = np.where(d >= 0, d, np.maximum(y, exact.height + 1)).astype(np.float32)
-    return y.astype(np.float32)
+    return _corrected(puzzle, states, np.minimum(y, bounds.astype(np.float32)), exact)
 
 
 def walk_targets(puzzle: Puzzle, states: np.ndarray, bounds: np.ndarray, exact: Exact | None) -> np.ndarray:
     """Each walked state's walk length (a drawn state's: the walks'
     longest), set or raised by the tree ``exact`` as :func:`targets` does."""
     y = np.minimum(bounds, bounds[bounds < UNBOUNDED].max(initial=0)).astype(np.float32)
+    return _corrected(puzzle, states, y, exact)
+
+
+def _corrected(puzzle: Puzzle, states: np.ndarray, y: np.ndarray, exact: Exact | None) -> np.ndarray:
+    """Targets ``y`` with what is known: 0 where solved, the tree's depth
+    where it holds the state, at least its height + 1 where it does not."""
+    y = y.astype(np.float32)
     y[puzzle.solved_rows(states)] = 0.0
     if exact is not None:
         d = exact.depth(states)
